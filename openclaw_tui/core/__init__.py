@@ -1,0 +1,1 @@
+"""The engine: sessions, the exec/process tools and their guarantees, on asyncio with no UI imports."""

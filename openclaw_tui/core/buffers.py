@@ -1,0 +1,175 @@
+"""Bounded text buffers for a session's output: what is retained and what is still pending.
+
+A child may print a gigabyte; the host must keep a bounded amount whatever happens. Retained output keeps
+the newest ``cap`` characters (the tail) and, separately, the first ``HEAD_CHARS`` (the head), because the
+start of a build log often says what went wrong and the end says how it ended. Pending output (not yet
+returned by a poll) is capped per stream, dropping the oldest. Chunks keep the stream they came from so
+a log view can tell stderr from stdout.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+STDOUT = "stdout"
+STDERR = "stderr"
+
+
+@dataclass
+class Chunk:
+    stream: str
+    text: str
+
+
+@dataclass
+class TailBuffer:
+    """The newest ``cap`` characters, as stream-tagged chunks; counts what it had to drop."""
+
+    cap: int
+    chunks: deque[Chunk] = field(default_factory=deque)
+    size: int = 0
+    dropped: int = 0
+
+    def append(self, stream: str, text: str) -> None:
+        if not text:
+            return
+        last = self.chunks[-1] if self.chunks else None
+        if last is not None and last.stream == stream and len(last.text) < 8192:
+            last.text += text  # merge small writes so a chatty child does not cost a chunk per read
+        else:
+            self.chunks.append(Chunk(stream, text))
+        self.size += len(text)
+        self._trim()
+
+    def _trim(self) -> None:
+        excess = self.size - self.cap
+        while excess > 0 and self.chunks:
+            head = self.chunks[0]
+            if len(head.text) <= excess:
+                self.chunks.popleft()
+                self.size -= len(head.text)
+                self.dropped += len(head.text)
+                excess -= len(head.text)
+            else:
+                head.text = head.text[excess:]
+                self.size -= excess
+                self.dropped += excess
+                excess = 0
+
+    def text(self) -> str:
+        return "".join(c.text for c in self.chunks)
+
+
+class PendingBuffer:
+    """Output not yet returned by a poll, in arrival order, capped per stream (oldest dropped first)."""
+
+    def __init__(self, cap_per_stream: int) -> None:
+        self.cap = cap_per_stream
+        self.chunks: deque[Chunk] = deque()
+        self.sizes = {STDOUT: 0, STDERR: 0}
+        self.dropped = 0
+
+    def append(self, stream: str, text: str) -> None:
+        if not text:
+            return
+        last = self.chunks[-1] if self.chunks else None
+        if last is not None and last.stream == stream and len(last.text) < 8192:
+            last.text += text
+        else:
+            self.chunks.append(Chunk(stream, text))
+        self.sizes[stream] += len(text)
+        excess = self.sizes[stream] - self.cap
+        if excess > 0:
+            self._drop(stream, excess)
+
+    def _drop(self, stream: str, excess: int) -> None:
+        kept: deque[Chunk] = deque()
+        for chunk in self.chunks:
+            if excess > 0 and chunk.stream == stream:
+                cut = min(excess, len(chunk.text))
+                chunk.text = chunk.text[cut:]
+                excess -= cut
+                self.sizes[stream] -= cut
+                self.dropped += cut
+                if not chunk.text:
+                    continue
+            kept.append(chunk)
+        self.chunks = kept
+
+    def __bool__(self) -> bool:
+        return bool(self.chunks)
+
+    def take(self) -> tuple[str, int]:
+        """Everything pending, then empty; returns ``(text, chars_dropped_since_last_take)``."""
+        text, dropped = "".join(c.text for c in self.chunks), self.dropped
+        self.chunks.clear()
+        self.sizes = {STDOUT: 0, STDERR: 0}
+        self.dropped = 0
+        return text, dropped
+
+
+@dataclass
+class Output:
+    """All output of one session: retained head + tail, and pending text."""
+
+    max_chars: int
+    pending_max: int
+    head_max: int = 4000
+    head: str = ""
+    total_chars: int = 0
+    tail: TailBuffer = field(init=False)
+    pending: PendingBuffer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tail = TailBuffer(self.max_chars)
+        self.pending = PendingBuffer(self.pending_max)
+
+    def append(self, stream: str, text: str) -> None:
+        if not text:
+            return
+        if len(self.head) < self.head_max:
+            self.head += text[: self.head_max - len(self.head)]
+        self.total_chars += len(text)
+        self.tail.append(stream, text)
+        self.pending.append(stream, text)
+
+    def gap(self) -> int:
+        """Characters no longer retained: dropped between the head and the tail."""
+        return max(0, self.total_chars - self.tail.size - len(self.head))
+
+    @property
+    def truncated(self) -> bool:
+        return self.gap() > 0
+
+    @property
+    def retained_chars(self) -> int:
+        return self.tail.size + len(self.head)
+
+    def full_text(self) -> str:
+        """Retained text: the whole output, or head + a marker + tail when the middle was dropped."""
+        tail = self.tail.text()
+        if self.total_chars <= self.tail.size:
+            return tail
+        gap = self.gap()
+        if gap == 0:  # head and tail meet or overlap: stitch without a marker
+            overlap = len(self.head) + self.tail.size - self.total_chars
+            return self.head + tail[overlap:]
+        head = self.head if self.head.endswith("\n") else self.head + "\n"
+        return f"{head}[… {gap} chars dropped …]\n{tail}"
+
+    def tail_text(self, n: int) -> str:
+        """The last ``n`` characters retained."""
+        out: list[str] = []
+        need = n
+        for chunk in reversed(self.tail.chunks):
+            if need <= 0:
+                break
+            out.append(chunk.text[-need:])
+            need -= len(chunk.text)
+        return "".join(reversed(out))
+
+    def resize(self, max_chars: int) -> None:
+        """Shrink what is retained (eviction keeps only a capped tail of old sessions)."""
+        self.tail.cap = max_chars
+        self.tail._trim()

@@ -1,0 +1,183 @@
+"""Settings of the exec/process tools: defaults, then a TOML file, then environment overrides.
+
+The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeoutSec``, ``cleanupMs``,
+``notifyOnExit``, ``notifyOnExitEmptySuccess``) plus the environment variables agents' hosts already set
+(``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
+clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
+A value in the environment that is not a plain integer is ignored with a warning, never guessed at.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_YIELD_MS = 10_000
+DEFAULT_TIMEOUT_SEC = 1800
+DEFAULT_TTL_MS = 30 * 60 * 1000
+DEFAULT_MAX_OUTPUT = 200_000
+DEFAULT_PENDING_MAX = 30_000
+DEFAULT_INPUT_WAIT_MS = 15_000
+HEAD_CHARS = 4_000
+TAIL_CHARS = 2_000
+KILL_GRACE_S = 3.0
+RAW_RING_BYTES = 1 << 20
+MAX_FINISHED = 50
+MAX_RETAINED_TOTAL = 2_000_000
+POLL_WAIT_MAX_MS = 30_000
+
+YIELD_RANGE = (10, 120_000)
+TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
+OUTPUT_RANGE = (1_000, 200_000)
+INPUT_WAIT_RANGE = (1_000, 600_000)
+
+
+class ConfigWarning(UserWarning):
+    """A setting was ignored or adjusted; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class ExecSettings:
+    """Everything a session captures when it is admitted (so later changes do not affect it)."""
+
+    yield_ms: int = DEFAULT_YIELD_MS
+    timeout_sec: int = DEFAULT_TIMEOUT_SEC
+    ttl_ms: int = DEFAULT_TTL_MS
+    max_output_chars: int = DEFAULT_MAX_OUTPUT
+    pending_max_chars: int = DEFAULT_PENDING_MAX
+    input_wait_ms: int = DEFAULT_INPUT_WAIT_MS
+    notify_on_exit: bool = True
+    notify_on_exit_empty_success: bool = False
+    raw_ring_bytes: int = RAW_RING_BYTES
+    kill_grace_s: float = KILL_GRACE_S
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Host-wide settings: the exec defaults, per-agent overrides and tool policy."""
+
+    exec: ExecSettings = field(default_factory=ExecSettings)
+    process_allowed: bool = True
+    elevated_allowed: bool = False
+    agents: Mapping[str, ExecSettings] = field(default_factory=dict)
+    source: str = "defaults"
+
+    def for_agent(self, agent: str | None) -> ExecSettings:
+        """The settings an exec by ``agent`` captures at admission."""
+        if agent is not None and agent in self.agents:
+            return self.agents[agent]
+        return self.exec
+
+
+def clamp(value: int, bounds: tuple[int, int]) -> int:
+    return max(bounds[0], min(bounds[1], value))
+
+
+def default_config_path(env: Mapping[str, str]) -> Path:
+    """``$OPENCLAW_TUI_CONFIG``, else ``$XDG_CONFIG_HOME/openclaw-tui/config.toml`` (``~/.config``)."""
+    if env.get("OPENCLAW_TUI_CONFIG"):
+        return Path(env["OPENCLAW_TUI_CONFIG"])
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "openclaw-tui" / "config.toml"
+
+
+def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Defaults < config file < environment. A missing default file is fine; a missing given one is not."""
+    env = os.environ if env is None else env
+    data: dict[str, Any] = {}
+    path = Path(config_path) if config_path is not None else default_config_path(env)
+    if path.exists():
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        source = str(path)
+    elif config_path is not None:
+        raise FileNotFoundError(f"config file not found: {path}")
+    else:
+        source = "defaults"
+    tools = _table(data, "tools")
+    base = _apply_env(_exec_from_toml(ExecSettings(), _table(tools, "exec")), env)
+    agents = {
+        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec")), env)
+        for name, table in _table(data, "agents").items()
+        if isinstance(table, dict)
+    }
+    deny = tools.get("deny", [])
+    process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
+    elevated = bool(_table(tools, "elevated").get("enabled", False))
+    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source)
+
+
+def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    return value if isinstance(value, dict) else {}
+
+
+_TOML_KEYS: dict[str, tuple[str, type]] = {
+    "backgroundMs": ("yield_ms", int),
+    "timeoutSec": ("timeout_sec", int),
+    "cleanupMs": ("ttl_ms", int),
+    "notifyOnExit": ("notify_on_exit", bool),
+    "notifyOnExitEmptySuccess": ("notify_on_exit_empty_success", bool),
+    "maxOutputChars": ("max_output_chars", int),
+    "pendingMaxOutputChars": ("pending_max_chars", int),
+    "inputWaitIdleMs": ("input_wait_ms", int),
+    "rawRingBytes": ("raw_ring_bytes", int),
+}
+
+
+def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSettings:
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _TOML_KEYS:
+            warnings.warn(f"unknown setting tools.exec.{key} ignored", ConfigWarning, stacklevel=3)
+            continue
+        attr, kind = _TOML_KEYS[key]
+        if kind is bool and not isinstance(value, bool) or kind is int and (
+            isinstance(value, bool) or not isinstance(value, int)
+        ):
+            warnings.warn(f"tools.exec.{key} must be {kind.__name__}, got {value!r}: ignored", ConfigWarning, stacklevel=3)
+            continue
+        changes[attr] = value
+    return _clamped(replace(base, **changes))
+
+
+_ENV_KEYS = (
+    ("OPENCLAW_BASH_YIELD_MS", "PI_BASH_YIELD_MS", "yield_ms"),
+    ("OPENCLAW_BASH_MAX_OUTPUT_CHARS", "PI_BASH_MAX_OUTPUT_CHARS", "max_output_chars"),
+    ("OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS", "PI_BASH_PENDING_MAX_OUTPUT_CHARS", "pending_max_chars"),
+    ("OPENCLAW_BASH_JOB_TTL_MS", "PI_BASH_JOB_TTL_MS", "ttl_ms"),
+    ("OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS", "PI_PROCESS_INPUT_WAIT_IDLE_MS", "input_wait_ms"),
+)
+
+
+def _apply_env(base: ExecSettings, env: Mapping[str, str]) -> ExecSettings:
+    changes: dict[str, int] = {}
+    for name, legacy, attr in _ENV_KEYS:
+        key = name if env.get(name, "").strip() else legacy
+        raw = env.get(key, "").strip()
+        if not raw:
+            continue
+        if not (raw.isascii() and raw.isdigit()):
+            warnings.warn(f"{key}={raw!r} is not a plain integer: ignored", ConfigWarning, stacklevel=3)
+            continue
+        changes[attr] = int(raw)
+    return _clamped(replace(base, **changes))
+
+
+def _clamped(s: ExecSettings) -> ExecSettings:
+    max_output = clamp(s.max_output_chars, OUTPUT_RANGE)
+    return replace(
+        s,
+        yield_ms=clamp(s.yield_ms, YIELD_RANGE),
+        timeout_sec=max(0, s.timeout_sec),
+        ttl_ms=clamp(s.ttl_ms, TTL_RANGE),
+        max_output_chars=max_output,
+        pending_max_chars=min(clamp(s.pending_max_chars, OUTPUT_RANGE), max_output),
+        input_wait_ms=clamp(s.input_wait_ms, INPUT_WAIT_RANGE),
+        raw_ring_bytes=max(4096, s.raw_ring_bytes),
+    )

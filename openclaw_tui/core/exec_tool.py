@@ -1,0 +1,120 @@
+"""The ``exec`` tool: start a command, answer directly if it ends in its yield window, else hand back a session.
+
+The agent's turn should not block on a long build, and should not lose a quick command's output either,
+so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
+output or a session id with a short tail. A cancelled call takes its foreground run with it; a
+backgrounded run lives on under the registry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from .config import TAIL_CHARS, YIELD_RANGE, clamp
+from .launch import LaunchError, check_env, end_session, resolve_workdir
+from .models import ExecParams
+from .notify import describe_end
+from .results import ToolResult, failure, result
+from .session import FAILED, Session
+
+if TYPE_CHECKING:
+    from .host import ToolHost
+
+
+async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> ToolResult:
+    settings = host.settings.for_agent(agent)
+    if params.elevated and not host.settings.elevated_allowed:
+        return failure(
+            "elevated runs are not enabled on this host (set tools.elevated.enabled = true in the config); "
+            "nothing was run",
+            "elevated-refused",
+        )
+    try:
+        cwd = resolve_workdir(params.workdir)
+        env = check_env(params.env)
+    except LaunchError as exc:
+        return failure(str(exc), exc.kind)
+    timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
+    try:
+        session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, settings)
+    except LaunchError as exc:
+        return failure(str(exc), exc.kind)
+    session.elevated = params.elevated
+
+    if not host.settings.process_allowed:
+        await _wait_foreground(session, None)
+        note = "Note: the process tool is not allowed here, so this ran synchronously (yieldMs/background ignored).\n"
+        return foreground_result(session, note)
+    if params.background:
+        return host.background(session)
+    yield_ms = settings.yield_ms if params.yieldMs is None else clamp(params.yieldMs, YIELD_RANGE)
+    res = foreground_result(session) if await _wait_foreground(session, yield_ms / 1000) else host.background(session)
+    res["details"]["yieldMs"] = yield_ms
+    return res
+
+
+async def _wait_foreground(session: Session, seconds: float | None) -> bool:
+    """Wait for the run to end; a cancelled call ends the run too. True if it ended in time."""
+    try:
+        await asyncio.wait_for(asyncio.shield(session.done.wait()), seconds)
+        return True
+    except TimeoutError:
+        return False
+    except asyncio.CancelledError:
+        await asyncio.shield(end_session(session, "cancelled"))
+        raise
+
+
+def foreground_result(session: Session, note: str = "") -> ToolResult:
+    """The whole (capped) output of a run that ended, with how it ended when that matters."""
+    out = session.output
+    text = out.full_text()
+    header = note
+    if out.truncated:
+        header += f"[output truncated: {out.gap()} chars in the middle were dropped at the retention cap]\n"
+    footer = ""
+    kind = None
+    if session.timed_out:
+        kind = "timeout"
+        footer = (
+            f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
+            "side effects may already have happened]"
+        )
+    elif session.exit_code == 127:
+        kind, footer = "not-found", "\n[exit 127: command not found]"
+    elif session.exit_code == 126:
+        kind, footer = "not-executable", "\n[exit 126: command found but not executable]"
+    elif session.exit_signal or session.exit_code:
+        footer = f"\n[{describe_end(session)}]"
+    if not text and not footer:
+        text = "(no output)"
+    details: dict[str, Any] = session_fields(session)
+    details.update(sessionId=None, tail=out.tail_text(TAIL_CHARS), failureKind=kind if session.status == FAILED else None)
+    return result(header + text.rstrip("\n") + footer, session.status, **details)
+
+
+def session_fields(session: Session) -> dict[str, Any]:
+    d = session.details()
+    return {k: d[k] for k in _EXEC_FIELDS}
+
+
+_EXEC_FIELDS = (
+    "sessionId", "name", "pid", "pty", "cwd", "host", "startedAt", "durationMs", "exitCode", "exitSignal",
+    "truncated", "timedOut", "cleanup",
+)
+
+
+def background_result(session: Session) -> ToolResult:
+    tail = session.output.tail_text(TAIL_CHARS)
+    session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
+    details = session_fields(session)
+    details.update(tail=tail, elevated=session.elevated, failureKind=None)
+    text = (
+        f"Command still running in the background: session {session.id} ({session.name}), pid {session.pid}.\n"
+        f"Use process with sessionId \"{session.id}\": poll (with timeout) for new output, log to read it, "
+        "write/send-keys/submit/paste for input, kill to stop. You will be notified when it exits."
+    )
+    if tail:
+        text += f"\n\nOutput so far (tail):\n{tail.rstrip()}"
+    return result(text, "running", **details)

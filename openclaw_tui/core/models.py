@@ -1,0 +1,94 @@
+"""The tool boundary: the parameters agents send, validated, with descriptions they can act on.
+
+These pydantic models are the single definition of what ``exec`` and ``process`` accept: the host
+validates calls with them and the MCP server generates its JSON Schemas from them. Validation failures
+become ``failed`` results that name the parameter and the valid values, never exceptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
+
+ACTIONS = ("list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
+Action = Literal["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
+
+
+class ExecParams(BaseModel):
+    """Run a shell command; it goes to the background if still running after the yield window."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    command: str = Field(min_length=1, description="Shell command, run with the user's shell (-c).")
+    yieldMs: int | None = Field(
+        None, description="Move to the background if still running after this many ms (default 10000; clamped 10-120000)."
+    )
+    background: bool = Field(False, description="Go to the background at once and return a sessionId.")
+    timeout: float | None = Field(
+        None,
+        ge=0,
+        validation_alias=AliasChoices("timeout", "timeoutSeconds"),
+        description="Kill the command after this many seconds (default 1800; 0 disables). Alias: timeoutSeconds.",
+    )
+    pty: bool = Field(False, description="Run under a pseudo-terminal (120x30). Needed for interactive programs.")
+    workdir: str | None = Field(None, description="Working directory (default: the host's). Must exist.")
+    env: dict[str, str | int | float | bool] | None = Field(
+        None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."
+    )
+    elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
+
+
+class ProcessParams(BaseModel):
+    """Supervise background sessions started by exec."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Action = Field(description="One of: " + ", ".join(ACTIONS) + ".")
+    sessionId: str | None = Field(None, description="Session id from exec or list (all actions but list).")
+    timeout: int | None = Field(
+        None, ge=0, description="poll: wait up to this many ms (max 30000) for new output or exit."
+    )
+    offset: int | None = Field(None, ge=0, description="log: first line to show (0-based).")
+    limit: int | None = Field(None, ge=1, description="log: number of lines (without offset: the last N lines).")
+    data: str | None = Field(None, description="write: text to send to stdin (UTF-8).")
+    eof: bool = Field(False, description="write: end the input (PTY: sends Ctrl-D, the terminal's end-of-file).")
+    keys: list[str] | None = Field(
+        None, description="send-keys: tmux key tokens, e.g. Enter, C-c, Up, M-x, F5, ^D; unknown tokens sent literally."
+    )
+    hex: list[str] | None = Field(None, description="send-keys: raw bytes as hex, e.g. ['1b', '0x03'].")
+    literal: str | None = Field(None, description="send-keys: literal text sent first, as UTF-8.")
+    text: str | None = Field(None, description="paste: text to paste.")
+    bracketed: bool = Field(True, description="paste: wrap in bracketed-paste markers (default true).")
+
+
+def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
+    """One readable sentence per problem, naming the parameter and what it accepts."""
+    valid = ", ".join(_param_names(model))
+    lines: list[str] = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "call"
+        if err["type"] == "extra_forbidden":
+            lines.append(f"unknown parameter {loc!r} (valid parameters: {valid})")
+        elif err["type"] == "literal_error" and loc == "action":
+            lines.append(f"unknown action {err['input']!r}; valid actions: {', '.join(ACTIONS)}")
+        elif err["type"] == "missing":
+            lines.append(f"missing required parameter {loc!r}")
+        else:
+            lines.append(f"{loc}: {err['msg']} (got {_short(err.get('input'))})")
+    return "; ".join(lines)
+
+
+def _param_names(model: type[BaseModel]) -> list[str]:
+    names = []
+    for name, f in model.model_fields.items():
+        names.append(name)
+        alias = f.validation_alias
+        if isinstance(alias, AliasChoices):
+            names.extend(str(a) for a in alias.choices if a != name)
+    return names
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

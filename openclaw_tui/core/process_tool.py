@@ -1,0 +1,236 @@
+"""The ``process`` tool: the ten actions an agent uses to supervise its background sessions.
+
+Each action is a small function; the table at the bottom maps action names to them. Problems an agent
+can fix (no such session, stdin closed, nothing to send) come back as ``failed`` results that say what
+to do instead, and a session outside the caller's scope is reported exactly like a missing one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from .config import POLL_WAIT_MAX_MS
+from .keys import KeyEncodingError, encode_keys, paste_bytes
+from .launch import end_session
+from .models import ACTIONS, ProcessParams
+from .notify import describe_end
+from .results import ToolResult, failure, result, waiting_hint
+from .session import RUNNING, Session
+
+if TYPE_CHECKING:
+    from .host import ToolHost
+
+RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
+LOG_DEFAULT_LINES = 200
+
+Handler = Callable[["ToolHost", ProcessParams, Session, str | None], Awaitable[ToolResult]]
+
+
+async def run_process(host: ToolHost, params: ProcessParams, agent: str | None) -> ToolResult:
+    if params.action == "list":
+        return list_sessions(host, agent)
+    if not params.sessionId:
+        return failure(f"action {params.action!r} needs a sessionId (use action 'list' to see your sessions)", "missing-session-id")
+    session = host.registry.get(params.sessionId, agent)
+    if session is None:
+        return failure(
+            f"no session {params.sessionId!r} in your scope (it may have expired or been cleared; "
+            "use action 'list' to see your sessions)",
+            "unknown-session",
+        )
+    if not session.backgrounded and agent is not None:
+        return failure(
+            f"session {session.id} is still in its exec yield window; wait for the exec call to return",
+            "in-yield-window",
+        )
+    return await _HANDLERS[params.action](host, params, session, agent)
+
+
+def state_fields(session: Session) -> dict[str, Any]:
+    d = session.details()
+    d["runtimeMs"] = d.pop("durationMs")
+    return d
+
+
+def _line(session: Session) -> str:
+    d = session.details()
+    mark = " [input-wait]" if d["waitingForInput"] else ""
+    end = "" if session.running else f" ({describe_end(session)})"
+    return f"{session.id}  {session.status}{end}  {session.runtime_ms() / 1000:.0f}s  {session.name}{mark}"
+
+
+def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
+    sessions = host.registry.listed(agent)
+    if not sessions:
+        return result("No background sessions.", "completed", sessions=[])
+    text = "\n".join(_line(s) for s in sessions)
+    return result(text, "completed", sessions=[state_fields(s) for s in sessions])
+
+
+def _status_line(session: Session) -> str:
+    if session.running:
+        return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
+    return f"Process ended: {session.status}, {describe_end(session)}."
+
+
+async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
+    if wait_ms and s.running and not s.output.pending:
+        s.output_event.clear()
+        waiters = [asyncio.ensure_future(s.output_event.wait()), asyncio.ensure_future(s.done.wait())]
+        try:
+            await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+    text, dropped = s.output.pending.take()
+    s.output_event.clear()
+    details = state_fields(s)
+    parts = []
+    if dropped:
+        parts.append(f"[{dropped} chars of unpolled output were dropped at the pending cap; use log for the retained text]")
+    parts.append(text.rstrip("\n") if text else "(no new output)")
+    if s.running:
+        s.empty_polls = 0 if text else s.empty_polls + 1
+        retry = RETRY_STEPS_MS[min(max(s.empty_polls - 1, 0), len(RETRY_STEPS_MS) - 1)]
+        details["retryInMs"] = retry
+        parts.append(f"{_status_line(s)} Poll again in about {retry // 1000}s (or wait for the exit notification).")
+        if details["waitingForInput"]:
+            parts.append(waiting_hint(s.id))
+    else:
+        s.exit_reported = True
+        host.notices.discard(s.id)
+        parts.append(_status_line(s))
+    return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
+
+
+def _without_status(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
+
+
+async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    lines = s.output.full_text().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    total = len(lines)
+    if p.offset is None and p.limit is None:
+        start, end = max(0, total - LOG_DEFAULT_LINES), total
+    elif p.offset is None:
+        assert p.limit is not None
+        start, end = max(0, total - p.limit), total
+    elif p.limit is None:
+        start, end = min(p.offset, total), total
+    else:
+        start, end = min(p.offset, total), min(total, p.offset + p.limit)
+    body = "\n".join(lines[start:end])
+    parts = [body if body else "(no output in this range)"]
+    hint = f"[lines {start}-{max(start, end - 1)} of {total}"
+    if start > 0:
+        hint += f"; earlier lines: offset={max(0, start - LOG_DEFAULT_LINES)} limit={min(start, LOG_DEFAULT_LINES)}"
+    parts.append(hint + "]")
+    stdin = "stdin open" if s.stdin_writable else "stdin closed"
+    parts.append(f"{_status_line(s)} ({stdin})")
+    details = state_fields(s)
+    if details["waitingForInput"]:
+        parts.append(waiting_hint(s.id))
+    details.update(
+        offset=start,
+        lines=end - start,
+        totalLines=total,
+        inputs=[{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes} for r in s.inputs],
+    )
+    return result("\n".join(parts), s.status, **_without_status(details))
+
+
+def _not_writable(s: Session) -> ToolResult:
+    if not s.running:
+        why = f"session {s.id} has ended ({describe_end(s)})"
+    elif not s.pty:
+        why = (
+            f"session {s.id} runs on pipes with stdin closed; start interactive programs with pty: true "
+            "(exec {\"pty\": true, ...}) to be able to send input"
+        )
+    else:
+        why = f"session {s.id} has no writable stdin"
+    return failure(f"cannot send input: {why}", "stdin-not-writable", sessionId=s.id)
+
+
+def _send(s: Session, data: bytes, agent: str | None, action: str, extra: str = "", **details: Any) -> ToolResult:
+    if not s.stdin_writable:
+        return _not_writable(s)
+    try:
+        sent = s.send(data, agent or "operator", action)
+    except (BufferError, BrokenPipeError) as exc:
+        return failure(f"cannot send input to {s.id}: {exc}", "stdin-not-writable", sessionId=s.id)
+    queued = len(data) - sent
+    text = f"Sent {len(data)} bytes to {s.id}."
+    if queued:
+        text = (
+            f"Accepted {len(data)} bytes for {s.id}: {sent} written now, {queued} queued and delivered as the "
+            "program reads."
+        )
+    return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
+
+
+async def write(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if not p.data and not p.eof:
+        return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
+    data = (p.data or "").encode("utf-8") + (b"\x04" if p.eof else b"")
+    return _send(s, data, agent, "write", " (end of input sent)" if p.eof else "")
+
+
+async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if not s.stdin_writable:
+        return _not_writable(s)
+    try:
+        encoded = encode_keys(p.keys, p.hex, p.literal, app_cursor=s.modes.app_cursor)
+    except KeyEncodingError as exc:
+        return failure(f"send-keys: {exc}", "bad-keys", sessionId=s.id)
+    extra = "".join(f"\nwarning: {w}" for w in encoded.warnings)
+    return _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
+
+
+async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    return _send(s, b"\r", agent, "submit")
+
+
+async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if not p.text:
+        return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
+    return _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", bracketed=p.bracketed)
+
+
+async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if not s.running:
+        return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
+    await end_session(s, agent or "operator")
+    await s.done.wait()
+    s.exit_reported = True
+    text = f"Killed session {s.id} ({describe_end(s)})."
+    if s.cleanup == "uncertain":
+        text += " Warning: could not confirm that every process of the session is gone (cleanup: uncertain)."
+    return result(text, "completed", sessionStatus=s.status, **_without_status(state_fields(s)))
+
+
+async def clear(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if s.running:
+        return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
+    host.registry.drop(s.id)
+    return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
+
+
+async def remove(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if s.running:
+        await end_session(s, agent or "operator")
+        await s.done.wait()
+    host.registry.drop(s.id)
+    return result(f"Removed session {s.id} ({describe_end(s)}).", "completed", sessionId=s.id, cleanup=s.cleanup)
+
+
+_HANDLERS: dict[str, Handler] = {
+    "poll": poll, "log": log, "write": write, "send-keys": send_keys, "submit": submit, "paste": paste,
+    "kill": kill, "clear": clear, "remove": remove,
+}
+assert set(_HANDLERS) | {"list"} == set(ACTIONS)

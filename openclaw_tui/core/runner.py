@@ -1,0 +1,230 @@
+"""Starting a child under a pipe or a PTY and moving its bytes on the event loop.
+
+One runner serves both kinds of child: the output fds are watched with ``loop.add_reader`` and drained
+with non-blocking reads (several per wake-up, so a flooding child is read at close to PTY speed and never
+blocks on a full buffer), stdin writes are queued and drained with ``loop.add_writer`` so a child that
+never reads cannot stall the loop, and the exit is observed through a pidfd, so no thread per session and
+no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import fcntl
+import os
+import signal
+import struct
+import subprocess
+import termios
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+
+import ptyprocess
+
+READ_SIZE = 65536
+MAX_BATCH = 1 << 20  # bytes read per wake-up before letting other sessions run
+MAX_QUEUED_INPUT = 64 << 20
+
+DataCallback = Callable[[str, bytes], None]
+
+
+class Child:
+    """A running child process with its output fds registered on the loop.
+
+    ``on_data(stream, data)`` receives raw bytes (``stream`` is "stdout" or "stderr"; a PTY merges both
+    into "stdout"). ``exited`` resolves to the wait status once the leader has been reaped;
+    ``streams_closed`` is set when every output fd reached end of file.
+    """
+
+    def __init__(self, pid: int, pty: bool, on_data: DataCallback, keepalive: object = None) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.pid = pid
+        self.pgid = pid  # every child leads its own session and group
+        self.pty = pty
+        self.on_data = on_data
+        self.exited: asyncio.Future[int] = self.loop.create_future()
+        self.streams_closed = asyncio.Event()
+        self.stdin_fd: int | None = None
+        self._keepalive = keepalive  # the Popen/PtyProcess object; dropping it early may reap our child
+        self._readers: dict[int, str] = {}
+        self._queue: deque[memoryview] = deque()
+        self.queued = 0
+        self.written_total = 0
+        self._pidfd = os.pidfd_open(pid)
+        self.loop.add_reader(self._pidfd, self._on_pidfd)
+
+    # -- output ---------------------------------------------------------------------------------
+    def watch(self, fd: int, stream: str) -> None:
+        os.set_blocking(fd, False)
+        self._readers[fd] = stream
+        self.loop.add_reader(fd, self._on_readable, fd)
+
+    def _on_readable(self, fd: int) -> None:
+        parts: list[bytes] = []
+        total = 0
+        eof = False
+        while total < MAX_BATCH:
+            try:
+                data = os.read(fd, READ_SIZE)
+            except BlockingIOError:
+                break
+            except OSError as exc:  # EIO on a PTY master: the slave side is gone
+                if exc.errno not in (errno.EIO, errno.EBADF):
+                    raise
+                eof = True
+                break
+            if not data:
+                eof = True
+                break
+            parts.append(data)
+            total += len(data)
+        if parts:
+            self.on_data(self._readers[fd], parts[0] if len(parts) == 1 else b"".join(parts))
+        if eof:
+            self._close_reader(fd)
+
+    def _close_reader(self, fd: int) -> None:
+        if fd not in self._readers:
+            return
+        self.loop.remove_reader(fd)
+        del self._readers[fd]
+        if fd == self.stdin_fd:  # PTY: one fd for both directions
+            self._drop_stdin()
+        os.close(fd)
+        if not self._readers:
+            self.streams_closed.set()
+
+    def close_streams(self) -> None:
+        """Stop reading (output still held open by an escaped descendant is abandoned)."""
+        for fd in list(self._readers):
+            self._close_reader(fd)
+
+    # -- exit -----------------------------------------------------------------------------------
+    def _on_pidfd(self) -> None:
+        try:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:  # someone else reaped it; we cannot know how it ended
+            pid, status = self.pid, 255 << 8
+        if pid == 0:
+            return
+        self.loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        keep = self._keepalive
+        if isinstance(keep, subprocess.Popen):
+            keep.returncode = os.waitstatus_to_exitcode(status)
+        if not self.exited.done():
+            self.exited.set_result(status)
+
+    # -- input ----------------------------------------------------------------------------------
+    @property
+    def stdin_open(self) -> bool:
+        return self.stdin_fd is not None
+
+    def write(self, data: bytes) -> int:
+        """Queue ``data`` for the child's stdin; returns how many bytes went out at once."""
+        if self.stdin_fd is None:
+            raise BrokenPipeError("stdin is closed")
+        if self.queued + len(data) > MAX_QUEUED_INPUT:
+            raise BufferError(f"input queue full ({self.queued} bytes still waiting for the program to read)")
+        sent = 0
+        if not self._queue:
+            sent = self._try_write(memoryview(data))
+        if sent < len(data):
+            self._queue.append(memoryview(data)[sent:])
+            self.queued += len(data) - sent
+            self.loop.add_writer(self.stdin_fd, self._on_writable)
+        return sent
+
+    def _try_write(self, view: memoryview) -> int:
+        assert self.stdin_fd is not None
+        try:
+            n = os.write(self.stdin_fd, view)
+        except (BlockingIOError, InterruptedError):
+            return 0
+        except OSError:
+            self._drop_stdin()
+            return 0
+        self.written_total += n
+        return n
+
+    def _on_writable(self) -> None:
+        while self._queue and self.stdin_fd is not None:
+            head = self._queue[0]
+            n = self._try_write(head)
+            self.queued -= n
+            if n < len(head):
+                self._queue[0] = head[n:]
+                return
+            self._queue.popleft()
+        if self.stdin_fd is not None:
+            self.loop.remove_writer(self.stdin_fd)
+
+    def _drop_stdin(self) -> None:
+        if self.stdin_fd is None:
+            return
+        self.loop.remove_writer(self.stdin_fd)
+        if not self.pty:
+            os.close(self.stdin_fd)
+        self.stdin_fd = None
+        self._queue.clear()
+        self.queued = 0
+
+    # -- control --------------------------------------------------------------------------------
+    def resize(self, cols: int, rows: int) -> None:
+        """Set the PTY window size; the kernel sends SIGWINCH to the foreground group."""
+        if self.pty and self.stdin_fd is not None:
+            fcntl.ioctl(self.stdin_fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def release(self) -> None:
+        """Forget the process object once the leader is reaped and the streams are closed."""
+        self._keepalive = None
+
+
+def spawn_pipe(argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback) -> Child:
+    """Start a child with stdin closed (end of file at once) and stdout/stderr on pipes."""
+    proc = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    child = Child(proc.pid, pty=False, on_data=on_data, keepalive=proc)
+    for stream, fileobj in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+        child.watch(os.dup(fileobj.fileno()), stream)
+        fileobj.close()
+    return child
+
+
+def spawn_pty(
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int
+) -> Child:
+    """Start a child on a new PTY that is its controlling terminal (own session and group)."""
+    proc = ptyprocess.PtyProcess.spawn(
+        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=_default_signals
+    )
+    fd = os.dup(proc.fd)
+    proc.fileobj.close()
+    proc.closed = True  # we own the pid from here: its __del__ would sleep and signal a reaped pid
+    child = Child(proc.pid, pty=True, on_data=on_data)
+    child.stdin_fd = fd
+    child.watch(fd, "stdout")
+    return child
+
+
+def _default_signals() -> None:
+    """In the PTY child before exec: undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes."""
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
+
+
+def send_signal(child: Child, sig: int = signal.SIGTERM) -> None:
+    try:
+        os.killpg(child.pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass

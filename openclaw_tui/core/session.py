@@ -1,0 +1,224 @@
+"""One supervised command: its process, its output, its input history and its state.
+
+A session is what both an agent (through ``process``) and the operator (through the dashboard) look at.
+It turns the runner's raw bytes into three things at once — the raw ring for the terminal view, the
+terminal modes that key encoding needs, and the plain text agents read — and answers the questions both
+sides ask: is it still running, how did it end, is it waiting for input, who typed what into it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .buffers import STDERR, STDOUT, Output
+from .config import ExecSettings
+from .modes import ModeTracker
+from .rawring import RawRing
+from .runner import Child
+from .text import StreamText
+
+RUNNING = "running"
+COMPLETED = "completed"
+FAILED = "failed"
+INPUT_HISTORY = 200
+
+
+@dataclass(frozen=True)
+class InputRecord:
+    """One piece of input and who sent it (an agent's name, or ``operator``)."""
+
+    at: float
+    source: str
+    action: str
+    preview: str
+    nbytes: int
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def iso(ms: int | None) -> str | None:
+    if ms is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms / 1000)) + f".{ms % 1000:03d}Z"
+
+
+class Session:
+    """A command started by ``exec``; owned by the registry."""
+
+    def __init__(
+        self,
+        session_id: str,
+        command: str,
+        name: str,
+        agent: str | None,
+        cwd: str,
+        pty: bool,
+        settings: ExecSettings,
+        on_change: Callable[[str, Session], None],
+        host_kind: str = "gateway",
+    ) -> None:
+        self.id = session_id
+        self.command = command
+        self.name = name
+        self.agent = agent
+        self.cwd = cwd
+        self.pty = pty
+        self.settings = settings
+        self.host_kind = host_kind
+        self._on_change = on_change
+        self.child: Child | None = None
+        self.pid: int | None = None
+        self.started_ms = now_ms()
+        self._started_mono = time.monotonic()
+        self.ended_ms: int | None = None
+        self._ended_mono: float | None = None
+        self.backgrounded = False
+        self.elevated = False
+        self.exit_code: int | None = None
+        self.exit_signal: str | None = None
+        self.timed_out = False
+        self.killed_by: str | None = None
+        self.cleanup = "pending"
+        self.ending: asyncio.Future[None] | None = None
+        self.output = Output(settings.max_output_chars, settings.pending_max_chars)
+        self.raw = RawRing(settings.raw_ring_bytes)
+        self.modes = ModeTracker()
+        self.pty_size = (120, 30)
+        self._text = {STDOUT: StreamText(), STDERR: StreamText()}
+        self.last_output_ms: int | None = None
+        self._last_output_mono = self._started_mono
+        self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
+        self.empty_polls = 0
+        self.exit_reported = False  # a poll (or notification) already told the agent how it ended
+        self.waiting = False
+        self.kernel_wait: str | None = None
+        self.done = asyncio.Event()
+        self.output_event = asyncio.Event()
+        self._raw_listeners: list[Callable[[], None]] = []
+
+    # -- ingest ---------------------------------------------------------------------------------
+    def on_data(self, stream: str, data: bytes) -> None:
+        """Runner callback: raw bytes from the child, on the loop."""
+        self.raw.append(data)
+        if self.pty:
+            self.modes.feed(data)
+        self._append_text(stream, self._text[stream].feed(data))
+        self.last_output_ms = now_ms()
+        self._last_output_mono = time.monotonic()
+        for listener in list(self._raw_listeners):
+            listener()
+
+    def _append_text(self, stream: str, text: str) -> None:
+        if text:
+            self.output.append(stream, text)
+            self.empty_polls = 0
+            self.output_event.set()
+            self._on_change("output", self)
+
+    def flush_text(self) -> None:
+        """End of stream: decode whatever the per-stream decoders held back."""
+        for stream, decoder in self._text.items():
+            self._append_text(stream, decoder.flush())
+
+    # -- the raw view (terminal engine's RawSource) ---------------------------------------------
+    def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
+        self._raw_listeners.append(cb)
+        return lambda: self._raw_listeners.remove(cb) if cb in self._raw_listeners else None
+
+    def write_reply(self, data: bytes) -> None:
+        """Terminal query replies go straight to the child; not recorded as anyone's input."""
+        if self.child is not None and self.child.stdin_open:
+            self.child.write(data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.pty_size = (cols, rows)
+        if self.child is not None:
+            self.child.resize(cols, rows)
+
+    # -- input ----------------------------------------------------------------------------------
+    @property
+    def stdin_writable(self) -> bool:
+        return self.running and self.child is not None and self.child.stdin_open
+
+    def send(self, data: bytes, source: str, action: str) -> int:
+        """Queue input for the child and record who sent it; returns bytes written at once."""
+        assert self.child is not None
+        sent = self.child.write(data)
+        preview = data[:120].decode("utf-8", "replace")
+        self.inputs.append(InputRecord(time.time(), source, action, preview, len(data)))
+        self._on_change("input", self)
+        return sent
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.ended_ms is None
+
+    @property
+    def status(self) -> str:
+        if self.running:
+            return RUNNING
+        if self.timed_out or self.exit_signal is not None or self.exit_code in (126, 127):
+            return FAILED
+        return COMPLETED
+
+    def runtime_ms(self) -> int:
+        end = self._ended_mono if self._ended_mono is not None else time.monotonic()
+        return int((end - self._started_mono) * 1000)
+
+    def idle_ms(self) -> int:
+        return int((time.monotonic() - self._last_output_mono) * 1000)
+
+    def compute_waiting(self) -> bool:
+        """Waiting for input: stdin still writable and no output for longer than the threshold."""
+        return self.stdin_writable and self.idle_ms() > self.settings.input_wait_ms
+
+    def mark_exited(self, wait_status: int) -> None:
+        code = os.waitstatus_to_exitcode(wait_status)
+        if code < 0:
+            self.exit_signal = signal.Signals(-code).name
+        else:
+            self.exit_code = code
+        self.ended_ms = now_ms()
+        self._ended_mono = time.monotonic()
+        self.waiting = False
+
+    def details(self) -> dict[str, Any]:
+        """The machine-readable state shared by every result about this session."""
+        idle = self.idle_ms()
+        return {
+            "sessionId": self.id,
+            "status": self.status,
+            "name": self.name,
+            "command": self.command,
+            "agent": self.agent,
+            "pid": self.pid,
+            "pty": self.pty,
+            "cwd": self.cwd,
+            "host": self.host_kind,
+            "elevated": self.elevated,
+            "startedAt": iso(self.started_ms),
+            "endedAt": iso(self.ended_ms),
+            "durationMs": self.runtime_ms(),
+            "exitCode": self.exit_code,
+            "exitSignal": self.exit_signal,
+            "timedOut": self.timed_out,
+            "killedBy": self.killed_by,
+            "cleanup": self.cleanup,
+            "truncated": self.output.truncated,
+            "droppedChars": self.output.gap(),
+            "stdinWritable": self.stdin_writable,
+            "waitingForInput": self.running and self.compute_waiting(),
+            "waitingReason": self.kernel_wait,
+            "idleMs": idle,
+            "lastOutputAt": iso(self.last_output_ms),
+        }

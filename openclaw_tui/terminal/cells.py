@@ -1,0 +1,81 @@
+"""Screen cells and character widths.
+
+A cell is a character (plus any zero-width marks attached to it) and its :class:`Style`. Wide characters
+fill two cells: the character itself and an empty *stub* after it, so column arithmetic stays simple.
+Widths follow the per-code-point ``wcwidth`` table that the programs inside the terminal use (glibc), and
+tmux's choices where the two differ: an unknown width counts as 1, and a character after a zero-width
+joiner joins the previous cell. Cells are shared per (character, style) through a small cache, because
+creating one tuple per drawn character was the largest single cost of stock pyte.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from pyte.charsets import VT100_MAP
+from wcwidth import wcwidth
+
+from .style import DEFAULT_STYLE, Style
+
+ZWJ = "\u200d"
+STUB = ""  # data of the right half of a wide character
+
+
+class Cell(NamedTuple):
+    """One screen cell: ``data`` is the character(s) shown, ``""`` for a wide character's stub."""
+
+    data: str
+    style: Style
+
+
+DEFAULT_CELL = Cell(" ", DEFAULT_STYLE)
+
+
+@lru_cache(maxsize=8192)
+def char_width(char: str) -> int:
+    """Cells taken by one code point: 0 (combining / zero-width), 1 or 2."""
+    width = wcwidth(char)
+    return 1 if width < 0 else width
+
+
+class CellCache(dict[str, Cell]):
+    """Cells of one style keyed by character, created on first use."""
+
+    __slots__ = ("style",)
+
+    def __init__(self, style: Style) -> None:
+        super().__init__()
+        self.style = style
+
+    def __missing__(self, char: str) -> Cell:
+        cell = self[char] = Cell(char, self.style)
+        return cell
+
+
+_CELL_CACHES: dict[Style, CellCache] = {}
+
+
+def cells_of(style: Style) -> CellCache:
+    """The shared cell cache for ``style`` (bounded: dropped wholesale if programs use too many styles)."""
+    cache = _CELL_CACHES.get(style)
+    if cache is None:
+        if len(_CELL_CACHES) > 2048:
+            _CELL_CACHES.clear()
+        cache = _CELL_CACHES[style] = CellCache(style)
+    elif len(cache) > 4096:
+        cache.clear()
+    return cache
+
+
+def blank_of(style: Style) -> Cell:
+    """The cell an erase leaves behind: a space keeping only the current background (as xterm and tmux do)."""
+    if style.bg is None:
+        return DEFAULT_CELL
+    return cells_of(Style.of(bg=style.bg))[" "]
+
+
+# DEC special graphics (``ESC ( 0``): line drawing used by ncurses for boxes when the terminal is not
+# trusted with UTF-8 box characters. Only 0x5f-0x7e differ from ASCII.
+DEC_GRAPHICS = {code: VT100_MAP[code] for code in range(0x5F, 0x7F)}
+DEC_GRAPHICS[0x5F] = " "

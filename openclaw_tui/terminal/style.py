@@ -1,0 +1,164 @@
+"""Cell styles: what a run of screen text looks like, independent of any rendering library.
+
+A screen hands its painter rows of ``(text, Style)`` runs. The painter (a Textual widget, or the ANSI
+printer of ``python -m openclaw_tui.terminal``) converts each ``Style`` once and caches the result, so
+``Style`` objects are interned: two cells with equal attributes share one object and the painter's cache
+hits by identity. SGR sequences are applied here too, with a small cache keyed on (style, parameters)
+because programs repeat the same few colour changes millions of times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Union
+
+Color = Union[None, int, str]
+"""None for the terminal default, 0-255 for the palette, ``"#rrggbb"`` for truecolour."""
+
+_INTERNED: dict[tuple[object, ...], "Style"] = {}
+_SGR_CACHE: dict[tuple["Style", str], "Style"] = {}
+_SGR_CACHE_LIMIT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Attributes of a screen cell. Build with :meth:`Style.of` to get the shared instance."""
+
+    fg: Color = None
+    bg: Color = None
+    bold: bool = False
+    dim: bool = False
+    italic: bool = False
+    underline: bool = False
+    reverse: bool = False
+    strikethrough: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        fg: Color = None,
+        bg: Color = None,
+        bold: bool = False,
+        dim: bool = False,
+        italic: bool = False,
+        underline: bool = False,
+        reverse: bool = False,
+        strikethrough: bool = False,
+    ) -> Style:
+        """The one shared ``Style`` with these attributes."""
+        key = (fg, bg, bold, dim, italic, underline, reverse, strikethrough)
+        style = _INTERNED.get(key)
+        if style is None:
+            style = _INTERNED[key] = cls(*key)
+        return style
+
+    def interned(self) -> Style:
+        """The shared instance equal to this one (for styles built with the plain constructor)."""
+        return Style.of(
+            self.fg, self.bg, self.bold, self.dim, self.italic, self.underline, self.reverse, self.strikethrough
+        )
+
+    def but(self, **changes: object) -> Style:
+        """A shared copy with some attributes changed."""
+        return replace(self, **changes).interned()  # type: ignore[arg-type]
+
+    @property
+    def is_default(self) -> bool:
+        return self is DEFAULT_STYLE
+
+
+DEFAULT_STYLE = Style.of()
+
+_FLAG_ON = {1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "reverse", 9: "strikethrough", 21: "underline"}
+_FLAG_OFF = {23: ("italic",), 24: ("underline",), 27: ("reverse",), 29: ("strikethrough",), 22: ("bold", "dim")}
+
+
+def apply_sgr(style: Style, params: str) -> Style:
+    """The style after ``CSI <params> m``; cached because the same few changes repeat endlessly."""
+    key = (style, params)
+    result = _SGR_CACHE.get(key)
+    if result is None:
+        if len(_SGR_CACHE) >= _SGR_CACHE_LIMIT:
+            _SGR_CACHE.clear()
+        result = _SGR_CACHE[key] = _apply(style, params)
+    return result
+
+
+def _apply(style: Style, params: str) -> Style:
+    if not params or params == "0":
+        return DEFAULT_STYLE
+    attrs = {
+        "fg": style.fg, "bg": style.bg, "bold": style.bold, "dim": style.dim, "italic": style.italic,
+        "underline": style.underline, "reverse": style.reverse, "strikethrough": style.strikethrough,
+    }
+    parts = params.split(";")
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        i += 1
+        if ":" in part:
+            sub = [int(s) if s.isdigit() else 0 for s in part.split(":")]
+            code = sub[0]
+            if code in (38, 48):
+                attrs["fg" if code == 38 else "bg"] = _colon_colour(sub[1:])
+            elif code == 58:
+                pass  # underline colour: not modelled
+            elif code == 4:
+                attrs["underline"] = len(sub) < 2 or sub[1] != 0
+            continue
+        code = int(part) if part.isdigit() else 0
+        if code == 0:
+            attrs.update(fg=None, bg=None, bold=False, dim=False, italic=False, underline=False,
+                          reverse=False, strikethrough=False)
+        elif 30 <= code <= 37:
+            attrs["fg"] = code - 30
+        elif 40 <= code <= 47:
+            attrs["bg"] = code - 40
+        elif 90 <= code <= 97:
+            attrs["fg"] = code - 82
+        elif 100 <= code <= 107:
+            attrs["bg"] = code - 92
+        elif code == 39:
+            attrs["fg"] = None
+        elif code == 49:
+            attrs["bg"] = None
+        elif code in _FLAG_ON:
+            attrs[_FLAG_ON[code]] = True
+        elif code in _FLAG_OFF:
+            for name in _FLAG_OFF[code]:
+                attrs[name] = False
+        elif code in (38, 48, 58):
+            colour, i = _semicolon_colour(parts, i)
+            if code != 58:
+                attrs["fg" if code == 38 else "bg"] = colour
+    return Style.of(**attrs)  # type: ignore[arg-type]
+
+
+def _semicolon_colour(parts: list[str], i: int) -> tuple[Color, int]:
+    """Parse ``5;n`` or ``2;r;g;b`` after a 38/48; returns the colour and the next index."""
+    def num(j: int) -> int:
+        return int(parts[j]) if j < len(parts) and parts[j].isdigit() else 0
+
+    kind = num(i)
+    if kind == 5:
+        return max(0, min(255, num(i + 1))), i + 2
+    if kind == 2:
+        return _hex(num(i + 1), num(i + 2), num(i + 3)), i + 4
+    return None, i + 1
+
+
+def _colon_colour(sub: list[int]) -> Color:
+    """Parse ``5:n``, ``2:r:g:b`` or ``2:cs:r:g:b`` (ITU T.416 form with a colour-space id)."""
+    if not sub:
+        return None
+    if sub[0] == 5 and len(sub) >= 2:
+        return max(0, min(255, sub[1]))
+    if sub[0] == 2:
+        rgb = sub[2:5] if len(sub) >= 5 else sub[1:4]
+        rgb += [0] * (3 - len(rgb))
+        return _hex(*rgb)
+    return None
+
+
+def _hex(r: int, g: int, b: int) -> str:
+    return "#%02x%02x%02x" % (min(r, 255), min(g, 255), min(b, 255))
