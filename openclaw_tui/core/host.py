@@ -176,7 +176,7 @@ class ToolHost:
     def sessions(self, agent: str | None = None) -> list[Session]:
         """Every session in scope, running foreground ones included, newest first (for dashboards)."""
         found = [s for s in self.registry if agent is None or s.agent == agent]
-        return sorted(found, key=lambda s: s.started_ms, reverse=True)
+        return sorted(found, key=lambda s: s.order, reverse=True)
 
     def raw_output(self, session_id: str) -> RawRing | None:
         session = self.registry.get(session_id, None)

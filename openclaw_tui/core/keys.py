@@ -148,7 +148,7 @@ _CONTROL_SYMBOLS: dict[str, str] = {
 
 def encode_keys(
     keys: list[str] | None = None,
-    hex: list[str] | None = None,  # noqa: A002 - public parameter name chosen to match the tool schema
+    hex: list[str] | None = None,  # shadows the builtin: the public name matches the tool schema
     literal: str | None = None,
     *,
     app_cursor: bool | None = False,

@@ -54,7 +54,7 @@ class Registry:
     def listed(self, agent: str | None) -> list[Session]:
         """Backgrounded sessions in scope, newest first."""
         found = [s for s in self._sessions.values() if s.backgrounded and (agent is None or s.agent == agent)]
-        return sorted(found, key=lambda s: s.started_ms, reverse=True)
+        return sorted(found, key=lambda s: s.order, reverse=True)
 
     def finished(self, session: Session) -> None:
         """A session ended: forget it if it never left the foreground, else start its TTL and evict."""

@@ -9,6 +9,7 @@ sides ask: is it still running, how did it end, is it waiting for input, who typ
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import time
@@ -28,6 +29,7 @@ RUNNING = "running"
 COMPLETED = "completed"
 FAILED = "failed"
 INPUT_HISTORY = 200
+_ORDER = itertools.count()
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class Session:
         self.child: Child | None = None
         self.pid: int | None = None
         self.started_ms = now_ms()
+        self.order = next(_ORDER)  # start order: two sessions may share a millisecond
         self._started_mono = time.monotonic()
         self.ended_ms: int | None = None
         self._ended_mono: float | None = None

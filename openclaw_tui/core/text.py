@@ -69,7 +69,7 @@ _CARRIAGE_RETURNS = re.compile(r"\r+\n?")
 # Controls left after sequences and line endings are handled: shown as visible \xNN escapes.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _CONTROL_ESCAPES: dict[str, str] = {
-    chr(code): f"\\x{code:02x}" for code in (*range(0x00, 0x20), *range(0x7F, 0xA0))
+    chr(code): f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))
 }
 
 
@@ -110,13 +110,16 @@ class StreamText:
             self._held = ""
         if _SPECIAL.search(text) is None:
             return text
-        tail = _incomplete_tail(text)
-        if tail is not None:
-            keep, held = tail
-            if not final:
-                self._held = _bounded(text[held:])
-            text = text[:keep]
+        # Strip the whole text, cut-off tail included, so a string aborted by the tail's introducer is
+        # still seen as ended. No complete sequence can start inside or reach into the cut-off tail, so it
+        # comes out unchanged at the end and is split off afterwards.
+        start = _incomplete_start(text)
+        tail = "" if start is None else text[start:]
         text = _strip_sequences(text)
+        if tail:
+            text = text[: len(text) - len(tail)]
+            if not final:
+                self._held = _bounded(tail)
         if not final:
             text = self._hold_trailing_carriage_returns(text)
         if "\r" in text:
@@ -135,25 +138,22 @@ class StreamText:
         return kept
 
 
-def _incomplete_tail(text: str) -> tuple[int, int] | None:
-    """Where an escape sequence cut off by the end of ``text`` begins, or None if there is none.
+def _incomplete_start(text: str) -> int | None:
+    """Index where an escape sequence cut off by the end of ``text`` begins, or None if there is none.
 
-    Returns ``(keep, held)``: convert ``text[:keep]`` now and hold ``text[held:]``. Only the last
-    introducer can start the cut-off sequence, because no body may contain one. The string (OSC, DCS ...)
-    opened by the introducer before it, if it runs right up to it, needs care: a lone ESC at the very end
-    may be the first half of its ``ESC \`` terminator, so the whole string is held; any longer sequence
-    aborts the string, which is then dropped here because the regex can no longer see what ended it.
+    Only the last introducer can start it, because no sequence body may contain one. The exception is a
+    lone ESC at the very end right after an open string (OSC, DCS ...): it may be the first half of that
+    string's ``ESC \\`` terminator, so the whole string is what is still incomplete.
     """
     last = _last_introducer(text, len(text))
     if last < 0:
         return None
-    lone_esc = last == len(text) - 1 and text[last] == "\x1b"
-    if not lone_esc and _INCOMPLETE.fullmatch(text, last) is None:
-        return None
-    before = _last_introducer(text, last)
-    if before >= 0 and _OPEN_STRING.fullmatch(text, before, last) is not None:
-        return (before, before) if lone_esc else (before, last)
-    return last, last
+    if last == len(text) - 1 and text[last] == "\x1b":
+        before = _last_introducer(text, last)
+        if before >= 0 and _OPEN_STRING.fullmatch(text, before, last) is not None:
+            return before
+        return last
+    return last if _INCOMPLETE.fullmatch(text, last) is not None else None
 
 
 def _strip_sequences(text: str) -> str:
@@ -177,8 +177,9 @@ def _bounded(pending: str) -> str:
     if len(pending) <= MAX_HELD:
         return pending
     opener = pending[:2] if pending[0] == "\x1b" else pending[:1]
-    # A final ESC may be the first half of the string's ESC \ terminator: keep it too.
-    return opener + "\x1b" if pending[-1] == "\x1b" else opener
+    if len(pending) > len(opener) and pending[-1] == "\x1b":
+        return opener + "\x1b"  # may be the first half of the string's ESC \ terminator: keep it too
+    return opener
 
 
 def _escape_control(match: re.Match[str]) -> str:

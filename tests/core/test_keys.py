@@ -195,7 +195,9 @@ def test_clean_modified_keys_do_not_warn(token: str) -> None:
         ("S-Enter", b"\r", "S-"),
     ],
 )
-def test_modifier_without_an_encoding_is_dropped_with_warning(token: str, expected: bytes, fragment: str) -> None:
+def test_modifier_without_an_encoding_is_dropped_with_warning(
+    token: str, expected: bytes, fragment: str
+) -> None:
     result = encode_keys([token])
     assert result.data == expected
     assert len(result.warnings) == 1
@@ -204,7 +206,13 @@ def test_modifier_without_an_encoding_is_dropped_with_warning(token: str, expect
 
 @pytest.mark.parametrize(
     ("token", "expected"),
-    [("a", b"a"), ("A", b"A"), ("\u00e9", b"\xc3\xa9"), ("\u4f60", b"\xe4\xbd\xa0"), ("\U0001f600", b"\xf0\x9f\x98\x80")],
+    [
+        ("a", b"a"),
+        ("A", b"A"),
+        ("\u00e9", b"\xc3\xa9"),
+        ("\u4f60", b"\xe4\xbd\xa0"),
+        ("\U0001f600", b"\xf0\x9f\x98\x80"),
+    ],
 )
 def test_single_character_is_sent_as_utf8(token: str, expected: bytes) -> None:
     assert encode_keys([token]) == EncodedKeys(expected, [])
@@ -304,7 +312,13 @@ def test_unknown_cursor_mode_refuses_plain_cursor_keys(token: str) -> None:
 
 @pytest.mark.parametrize(
     ("token", "expected"),
-    [("C-Up", b"\x1b[1;5A"), ("S-Home", b"\x1b[1;2~"), ("M-Left", b"\x1b[1;3D"), ("PageDown", b"\x1b[6~"), ("a", b"a")],
+    [
+        ("C-Up", b"\x1b[1;5A"),
+        ("S-Home", b"\x1b[1;2~"),
+        ("M-Left", b"\x1b[1;3D"),
+        ("PageDown", b"\x1b[6~"),
+        ("a", b"a"),
+    ],
 )
 def test_unknown_cursor_mode_allows_unambiguous_keys(token: str, expected: bytes) -> None:
     assert encode_keys([token], app_cursor=None).data == expected

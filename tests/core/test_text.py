@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from openclaw_tui.core.text import MAX_HELD, StreamText
@@ -216,3 +218,28 @@ def test_long_incomplete_csi_is_bounded() -> None:
     stream.feed(b"\x1b[" + b"1;" * MAX_HELD)
     assert len(stream._held) <= MAX_HELD
     assert stream.feed(b"1mok") == "ok"
+
+
+FUZZ_PIECES = [bytes([byte]) for byte in b"a \n\r\t\x07\x08\x18\x1b[]\\P_1;m(B\xff\xc3"] + [
+    b"\xc2\x9b",
+    b"\xc2\x9c",
+    b"\xc2\x9d",
+    b"\xc2\x90",
+    b"\xc2\x85",
+    b"\xf0\x9f\x98\x80",
+    b"\xe4\xbd\xa0",
+    b"\x1b[31m",
+    b"\x1b]0;t",
+    b"\x1b\\",
+]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_streams_do_not_depend_on_split_points(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(50):
+        raw = b"".join(rng.choice(FUZZ_PIECES) for _ in range(rng.randrange(1, 20)))
+        whole = convert(raw)
+        for split in range(len(raw) + 1):
+            assert convert(raw[:split], raw[split:]) == whole, (raw, split)
+        assert convert(*(raw[i : i + 1] for i in range(len(raw)))) == whole, raw

@@ -1,0 +1,278 @@
+"""process: the ten actions, their paging and waiting rules, and every error case."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from openclaw_tui import ToolHost
+
+from .conftest import bg, make_host, poll_until, wait_for
+
+
+def P(action: str, sid: str | None = None, **kw):
+    call = {"tool": "process", "action": action, **kw}
+    if sid is not None:
+        call["sessionId"] = sid
+    return call
+
+
+async def test_list_shows_only_backgrounded_sessions_newest_first(host: ToolHost) -> None:
+    await host.call({"tool": "exec", "command": "true"}, agent="main")  # foreground: not listed
+    first = await bg(host, "sleep 30")
+    second = await bg(host, "echo x")
+    r = await host.call(P("list"), agent="main")
+    ids = [s["sessionId"] for s in r["details"]["sessions"]]
+    assert ids == [second, first]
+    assert first in r["text"] and "sleep 30" in r["text"]
+    for s in r["details"]["sessions"]:
+        assert {"status", "runtimeMs", "name", "waitingForInput"} <= set(s)
+
+
+async def test_poll_drains_new_output_and_reports_the_exit(host: ToolHost) -> None:
+    sid = await bg(host, "echo one; sleep 0.3; echo two")
+    out = await poll_until(host, sid, "main", lambda o: "two" in o)
+    assert "one" in out
+    s = host.session(sid)
+    await asyncio.wait_for(s.done.wait(), 20)
+    r = await host.call(P("poll", sid), agent="main")
+    assert r["details"]["status"] == "completed" and r["details"]["exitCode"] == 0
+    assert "(no new output)" in r["text"] and "exit code 0" in r["text"]
+
+
+async def test_timed_poll_wakes_early_on_output(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 0.5; echo woke; sleep 30")
+    start = time.monotonic()
+    r = await host.call(P("poll", sid, timeout=25_000), agent="main")
+    while "woke" not in r["text"]:  # first wake may be the shell's own (empty) output
+        r = await host.call(P("poll", sid, timeout=25_000), agent="main")
+    assert time.monotonic() - start < 20
+
+
+async def test_timed_poll_wakes_early_on_exit_and_accepts_a_numeric_string(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 0.3")
+    start = time.monotonic()
+    r = await host.call(P("poll", sid, timeout="25000"), agent="main")
+    assert r["details"]["status"] == "completed"
+    assert time.monotonic() - start < 20
+
+
+async def test_poll_timeout_is_capped_at_30_seconds(host: ToolHost, monkeypatch) -> None:
+    waited = []
+    real_wait = asyncio.wait
+
+    async def spy(fs, timeout=None, return_when=None):
+        waited.append(timeout)
+        for f in fs:
+            f.cancel()
+        return set(), set(fs)
+
+    sid = await bg(host, "sleep 30")
+    monkeypatch.setattr(asyncio, "wait", spy)
+    await host.call(P("poll", sid, timeout=999_999), agent="main")
+    monkeypatch.setattr(asyncio, "wait", real_wait)
+    assert waited == [30.0]
+
+
+async def test_empty_polls_back_off_and_reset_on_output(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 30")
+    retries = [(await host.call(P("poll", sid), agent="main"))["details"]["retryInMs"] for _ in range(5)]
+    assert retries == [5000, 10000, 30000, 60000, 60000]
+    s = host.session(sid)
+    s.output.append("stdout", "fresh\n")
+    r = await host.call(P("poll", sid), agent="main")
+    assert "fresh" in r["text"] and r["details"]["retryInMs"] == 5000
+    r = await host.call(P("poll", sid), agent="main")
+    assert r["details"]["retryInMs"] == 5000
+
+
+@pytest.fixture
+async def lines_session(host: ToolHost):
+    sid = await bg(host, "seq 0 499")
+    await asyncio.wait_for(host.session(sid).done.wait(), 20)
+    return sid
+
+
+def _body(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.isdigit()]
+
+
+async def test_log_without_offset_or_limit_shows_last_200_lines_and_a_hint(host, lines_session) -> None:
+    r = await host.call(P("log", lines_session), agent="main")
+    assert _body(r["text"]) == [str(i) for i in range(300, 500)]
+    assert "offset=" in r["text"] and r["details"]["totalLines"] == 500
+
+
+async def test_log_with_limit_only_shows_the_last_lines(host, lines_session) -> None:
+    r = await host.call(P("log", lines_session, limit=5), agent="main")
+    assert _body(r["text"]) == ["495", "496", "497", "498", "499"]
+
+
+async def test_log_with_offset_only_runs_to_the_end_without_the_200_cap(host, lines_session) -> None:
+    r = await host.call(P("log", lines_session, offset=10), agent="main")
+    assert _body(r["text"]) == [str(i) for i in range(10, 500)]
+
+
+async def test_log_with_offset_and_limit_shows_that_slice(host, lines_session) -> None:
+    r = await host.call(P("log", lines_session, offset=20, limit=3), agent="main")
+    assert _body(r["text"]) == ["20", "21", "22"]
+
+
+async def test_write_to_a_pty_session_and_record_who_sent_it(host: ToolHost) -> None:
+    sid = await bg(host, "read -r line; echo got:$line", pty=True)
+    r = await host.call(P("write", sid, data="héllo\n"), agent="main")
+    assert r["details"]["status"] == "running" and r["details"]["bytes"] == 7
+    await poll_until(host, sid, "main", lambda o: "got:héllo" in o)
+    r = await host.call(P("log", sid), agent="main")
+    assert r["details"]["inputs"][0]["source"] == "main"
+    assert r["details"]["inputs"][0]["action"] == "write"
+
+
+async def test_write_eof_ends_input_of_a_pty_reader(host: ToolHost) -> None:
+    sid = await bg(host, "cat > /dev/null; echo cat-done", pty=True)
+    await host.call(P("write", sid, data="abc\n", eof=True), agent="main")
+    await poll_until(host, sid, "main", lambda o: "cat-done" in o)
+
+
+async def test_submit_sends_carriage_return(host: ToolHost) -> None:
+    sid = await bg(host, "read -r a; echo answer=$a", pty=True)
+    await host.call(P("send-keys", sid, literal="yes"), agent="main")
+    await host.call(P("submit", sid), agent="main")
+    await poll_until(host, sid, "main", lambda o: "answer=yes" in o)
+
+
+async def test_paste_is_bracketed_by_default_and_raw_on_request(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 30", pty=True)
+    s = host.session(sid)
+    r = await host.call(P("paste", sid, text="a\nb"), agent="main")
+    assert r["details"]["bytes"] == len(b"\x1b[200~a\nb\x1b[201~")
+    r = await host.call(P("paste", sid, text="a\nb", bracketed=False), agent="main")
+    assert r["details"]["bytes"] == 3
+    assert [i.action for i in s.inputs] == ["paste", "paste"]
+
+
+async def test_kill_ends_the_session_which_stays_listed(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 60")
+    r = await host.call(P("kill", sid), agent="main")
+    assert r["details"]["sessionStatus"] == "failed" and r["details"]["exitSignal"] == "SIGTERM"
+    assert r["details"]["cleanup"] == "confirmed"
+    r = await host.call(P("list"), agent="main")
+    assert [s["sessionId"] for s in r["details"]["sessions"]] == [sid]
+
+
+async def test_clear_drops_a_finished_session_but_refuses_a_running_one(host: ToolHost) -> None:
+    running = await bg(host, "sleep 60")
+    r = await host.call(P("clear", running), agent="main")
+    assert r["details"]["status"] == "failed" and "kill" in r["text"]
+    done = await bg(host, "true")
+    await asyncio.wait_for(host.session(done).done.wait(), 20)
+    r = await host.call(P("clear", done), agent="main")
+    assert r["details"]["status"] == "completed"
+    assert host.session(done) is None
+
+
+async def test_remove_kills_a_running_session_and_drops_it(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 60")
+    pid = host.session(sid).pid
+    r = await host.call(P("remove", sid), agent="main")
+    assert r["details"]["status"] == "completed" and host.session(sid) is None
+    with pytest.raises(ProcessLookupError):
+        import os
+        os.kill(pid, 0)
+
+
+async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
+    async with make_host(input_wait_ms=300) as host:
+        pty_sid = await bg(host, "printf 'Continue? [y/N] '; read -r a; echo ok", pty=True)
+        pipe_sid = await bg(host, "sleep 30")  # idle but stdin closed: never waiting
+        await wait_for(lambda: host.session(pty_sid).compute_waiting(), what="pty session to wait")
+        r = await host.call(P("poll", pty_sid), agent="main")
+        d = r["details"]
+        assert d["waitingForInput"] and d["stdinWritable"] and d["idleMs"] >= 300 and d["lastOutputAt"]
+        assert "send-keys" in r["text"] and "submit" in r["text"]
+        r = await host.call(P("log", pty_sid), agent="main")
+        assert r["details"]["waitingForInput"] and "paste" in r["text"] and "Continue?" in r["text"]
+        r = await host.call(P("list"), agent="main")
+        line = next(l for l in r["text"].splitlines() if pty_sid in l)
+        assert "[input-wait]" in line
+        assert not host.session(pipe_sid).compute_waiting()
+        pipe = next(s for s in r["details"]["sessions"] if s["sessionId"] == pipe_sid)
+        assert pipe["waitingForInput"] is False and pipe["stdinWritable"] is False
+
+
+async def test_waiting_changes_are_published_as_events() -> None:
+    async with make_host(input_wait_ms=300) as host:
+        events = []
+        host.subscribe(events.append)
+        sid = await bg(host, "read -r a; echo done-$a", pty=True)
+        await wait_for(lambda: any(e.kind == "session-waiting" and e.data["waitingForInput"] for e in events))
+        await host.call(P("write", sid, data="x\n"), agent="main")
+        await poll_until(host, sid, "main", lambda o: "done-x" in o)
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "call, kind, needle",
+    [
+        (P("frobnicate", "x"), "invalid-params", "valid actions: list, poll"),
+        (P("poll"), "missing-session-id", "sessionId"),
+        (P("poll", "no-such-session"), "unknown-session", "no-such-session"),
+        (P("log", "x", offset=-1), "invalid-params", "offset"),
+        (P("poll", "x", bogus=True), "invalid-params", "valid parameters"),
+    ],
+)
+async def test_bad_process_calls_fail_clearly(host: ToolHost, call, kind, needle) -> None:
+    r = await host.call(call, agent="main")
+    assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == kind
+    assert needle in r["text"]
+
+
+async def test_sessions_of_another_agent_behave_as_not_found(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 30", agent="alice")
+    for action in ("poll", "log", "write", "kill", "remove"):
+        r = await host.call(P(action, sid, **({"data": "x"} if action == "write" else {})), agent="bob")
+        assert r["details"]["failureKind"] == "unknown-session", action
+    r = await host.call(P("list"), agent="bob")
+    assert r["details"]["sessions"] == []
+    r = await host.call(P("list"), agent=None)  # the operator sees everything
+    assert [s["sessionId"] for s in r["details"]["sessions"]] == [sid]
+    assert host.session(sid).running
+
+
+async def test_write_to_a_pipe_session_fails_with_a_pty_hint(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 30")
+    r = await host.call(P("write", sid, data="y\n"), agent="main")
+    assert r["details"]["failureKind"] == "stdin-not-writable" and "pty: true" in r["text"]
+
+
+async def test_input_to_a_finished_session_fails(host: ToolHost) -> None:
+    sid = await bg(host, "true", pty=True)
+    await asyncio.wait_for(host.session(sid).done.wait(), 20)
+    for action, kw in (("write", {"data": "x"}), ("submit", {}), ("send-keys", {"keys": ["Enter"]}), ("paste", {"text": "x"})):
+        r = await host.call(P(action, sid, **kw), agent="main")
+        assert r["details"]["failureKind"] == "stdin-not-writable", action
+
+
+@pytest.mark.parametrize("action, kw", [("write", {}), ("write", {"data": ""}), ("send-keys", {}), ("paste", {})])
+async def test_nothing_to_send_is_an_error(host: ToolHost, action, kw) -> None:
+    sid = await bg(host, "sleep 30", pty=True)
+    r = await host.call(P(action, sid, **kw), agent="main")
+    assert r["details"]["status"] == "failed" and "nothing" in r["text"]
+
+
+async def test_session_in_its_yield_window_refuses_agent_actions(host: ToolHost) -> None:
+    task = asyncio.ensure_future(host.call({"tool": "exec", "command": "sleep 2", "yieldMs": 60_000}, agent="main"))
+    session = await wait_for(lambda: next(iter(host.sessions()), None))
+    r = await host.call(P("poll", session.id), agent="main")
+    assert r["details"]["failureKind"] == "in-yield-window"
+    await task
+
+
+async def test_kill_of_a_finished_session_fails(host: ToolHost) -> None:
+    sid = await bg(host, "true")
+    await asyncio.wait_for(host.session(sid).done.wait(), 20)
+    r = await host.call(P("kill", sid), agent="main")
+    assert r["details"]["failureKind"] == "not-running"
