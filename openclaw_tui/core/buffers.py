@@ -134,6 +134,17 @@ class Output:
         self.tail.append(stream, text)
         self.pending.append(stream, text)
 
+    def skip(self, nchars: int) -> None:
+        """Output that went by unconverted during a flood: it, and everything retained but the head,
+        is dropped, so the tail that follows is continuous."""
+        self.total_chars += nchars
+        self.tail.dropped += self.tail.size
+        self.tail.chunks.clear()
+        self.tail.size = 0
+        self.pending.dropped += nchars + sum(self.pending.sizes.values())
+        self.pending.chunks.clear()
+        self.pending.sizes = {STDOUT: 0, STDERR: 0}
+
     def gap(self) -> int:
         """Characters no longer retained: dropped between the head and the tail."""
         return max(0, self.total_chars - self.tail.size - len(self.head))

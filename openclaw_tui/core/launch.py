@@ -158,7 +158,7 @@ async def _settle(session: Session, child: Child) -> None:
     """After the leader exits: drain its output and end any descendant it left behind."""
     try:
         await asyncio.wait_for(child.streams_closed.wait(), SETTLE_S)
-        leftovers = await asyncio.to_thread(group_alive, child.pgid)
+        leftovers = await group_alive(child.pgid)
     except TimeoutError:
         leftovers = True  # someone still holds the output open
     if leftovers or session.ending is not None:

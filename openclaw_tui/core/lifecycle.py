@@ -5,6 +5,10 @@ started without escaping on purpose shares that group or session id. Ending it i
 them, a grace period, SIGKILL to whatever is left, then scanning ``/proc`` until the OS shows none
 remain. A closed pipe or a reaped leader proves nothing about descendants, so only the scan counts; if
 it cannot confirm extinction the caller reports the cleanup as uncertain instead of clean.
+
+A scan reads every process's ``stat`` file, so concurrent waiters (a host closing 1000 sessions) share
+one scan instead of each doing their own: a waiter takes the first scan that *started* after it asked,
+which keeps the answer as fresh as a private scan would be.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import time
 
 POLL_S = 0.02
 CONFIRM_AFTER_KILL_S = 2.0
+
+Table = dict[int, list[int]]  # process group or session id -> live pids in it
 
 
 def _stat_fields(pid: int) -> tuple[str, int, int] | None:
@@ -29,51 +35,82 @@ def _stat_fields(pid: int) -> tuple[str, int, int] | None:
     return rest[0].decode(), int(rest[2]), int(rest[3])
 
 
-def members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes in process group ``pgid`` or in the session it leads."""
-    found: list[int] = []
+def scan() -> Table:
+    """Live (non-zombie) processes by process group and by session."""
+    table: Table = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         fields = _stat_fields(int(entry))
-        if fields is None:
-            continue
-        state, pgrp, sid = fields
-        if state in ("Z", "X"):
-            continue  # dead, only waiting for its parent to reap it
-        if pgrp == pgid or sid == pgid:
-            found.append(int(entry))
-    return found
+        if fields is None or fields[0] in ("Z", "X"):
+            continue  # gone, or dead and only waiting for its parent to reap it
+        pid, (_, pgrp, sid) = int(entry), fields
+        table.setdefault(pgrp, []).append(pid)
+        if sid != pgrp:
+            table.setdefault(sid, []).append(pid)
+    return table
 
 
-def group_alive(pgid: int) -> bool:
-    """Cheap first check (one syscall) before the /proc scan."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return bool(members(pgid))  # members in the session may sit in other groups
-    except PermissionError:
-        return True
-    return bool(members(pgid))
+def members(pgid: int, table: Table | None = None) -> list[int]:
+    """Live processes in process group ``pgid`` or in the session it leads."""
+    return sorted(set((table if table is not None else scan()).get(pgid, [])))
 
 
-def signal_all(pgid: int, sig: int) -> None:
+class _SharedScan:
+    """Hands every waiter a scan that started after it asked, running as few scans as possible."""
+
+    def __init__(self) -> None:
+        self._task: asyncio.Task[Table] | None = None
+        self._started = 0.0
+
+    async def fresh(self) -> Table:
+        asked = time.monotonic()
+        while True:
+            task = self._task
+            if task is not None and self._started >= asked:
+                return await asyncio.shield(task)
+            if task is None or task.done():
+                self._started = time.monotonic()
+                self._task = asyncio.ensure_future(asyncio.to_thread(scan))
+                continue
+            try:
+                await asyncio.shield(task)  # started before we asked: wait, then take the next one
+            except Exception:
+                pass
+
+
+_shared: dict[asyncio.AbstractEventLoop, _SharedScan] = {}
+
+
+async def fresh_table() -> Table:
+    loop = asyncio.get_running_loop()
+    if loop not in _shared:
+        _shared.clear()  # one loop at a time in practice; drop scans of loops that are gone
+        _shared[loop] = _SharedScan()
+    return await _shared[loop].fresh()
+
+
+def signal_all(pgid: int, sig: int, table: Table) -> None:
     """Send ``sig`` to the group and to any process of the session that moved to another group."""
     try:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-    for pid in members(pgid):
+    for pid in members(pgid, table):
         try:
             os.kill(pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
 
+async def group_alive(pgid: int) -> bool:
+    return bool(members(pgid, await fresh_table()))
+
+
 async def _gone_within(pgid: int, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while True:
-        if not await asyncio.to_thread(group_alive, pgid):
+        if not await group_alive(pgid):
             return True
         if time.monotonic() >= deadline:
             return False
@@ -82,15 +119,11 @@ async def _gone_within(pgid: int, seconds: float) -> bool:
 
 async def terminate_group(pgid: int, grace_s: float) -> bool:
     """SIGTERM, wait up to ``grace_s``, SIGKILL, then wait for the OS to confirm. True when confirmed."""
-    if not await asyncio.to_thread(group_alive, pgid):
+    table = await fresh_table()
+    if not members(pgid, table):
         return True
-    await asyncio.to_thread(signal_all, pgid, signal.SIGTERM)
+    signal_all(pgid, signal.SIGTERM, table)
     if await _gone_within(pgid, grace_s):
         return True
-    await asyncio.to_thread(signal_all, pgid, signal.SIGKILL)
+    signal_all(pgid, signal.SIGKILL, await fresh_table())
     return await _gone_within(pgid, CONFIRM_AFTER_KILL_S)
-
-
-def kill_group_now(pgid: int) -> None:
-    """Last resort for a host that is exiting without a loop: SIGKILL everything at once."""
-    signal_all(pgid, signal.SIGKILL)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import ptyprocess
 
 READ_SIZE = 65536
-MAX_BATCH = 1 << 20  # bytes read per wake-up before letting other sessions run
+MAX_BATCH = 256 << 10  # bytes read per wake-up before letting other sessions run
 MAX_QUEUED_INPUT = 64 << 20
 
 DataCallback = Callable[[str, bytes], None]

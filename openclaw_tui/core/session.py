@@ -30,6 +30,7 @@ COMPLETED = "completed"
 FAILED = "failed"
 INPUT_HISTORY = 200
 _ORDER = itertools.count()
+TEXT_DELAY_S = 0.03  # how long raw bytes may wait before they are turned into text
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,9 @@ class Session:
         self.killed_by: str | None = None
         self.cleanup = "pending"
         self.ending: asyncio.Future[None] | None = None
-        self.output = Output(settings.max_output_chars, settings.pending_max_chars)
+        self._output = Output(settings.max_output_chars, settings.pending_max_chars)
+        self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
+        self._backlog_size = 0
         self.raw = RawRing(settings.raw_ring_bytes)
         self.modes = ModeTracker()
         self.pty_size = (120, 30)
@@ -110,25 +113,72 @@ class Session:
 
     # -- ingest ---------------------------------------------------------------------------------
     def on_data(self, stream: str, data: bytes) -> None:
-        """Runner callback: raw bytes from the child, on the loop."""
+        """Runner callback: raw bytes from the child, on the loop.
+
+        The raw ring and the mode scan see every byte at once; turning bytes into text waits a moment
+        (or until someone reads the output), so that a flood is converted once per batch and only the
+        part that the retention caps would keep is converted at all.
+        """
         self.raw.append(data)
         if self.pty:
             self.modes.feed(data)
-        self._append_text(stream, self._text[stream].feed(data))
+        if not self._backlog:
+            asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
+        self._backlog.append((stream, data))
+        self._backlog_size += len(data)
         self.last_output_ms = now_ms()
         self._last_output_mono = time.monotonic()
         for listener in list(self._raw_listeners):
             listener()
 
+    @property
+    def output(self) -> Output:
+        """The session's text output, brought up to date with every byte received so far."""
+        if self._backlog:
+            self._convert_backlog()
+        return self._output
+
+    def _convert_backlog(self) -> None:
+        if not self._backlog:
+            return
+        backlog, self._backlog, size, self._backlog_size = self._backlog, [], self._backlog_size, 0
+        keep = 2 * self._output.max_chars + 65536  # bytes enough to refill the tail, even after stripping
+        if size > keep and len(self._output.head) >= self._output.head_max:
+            backlog = self._skip_to_tail(backlog, size - keep)
+        for stream, data in backlog:
+            self._append_text(stream, self._text[stream].feed(data))
+
+    def _skip_to_tail(self, backlog: list[tuple[str, bytes]], skip: int) -> list[tuple[str, bytes]]:
+        """Drop the oldest ``skip`` bytes unconverted: the caps would discard their text anyway.
+
+        The cut is moved to just after a newline so it never splits a UTF-8 character or (in practice)
+        an escape sequence; what was held and retained before the cut is dropped too, so the tail stays
+        one continuous stretch of output. Dropped characters are counted as bytes (close for text).
+        """
+        dropped = 0
+        while backlog and skip >= len(backlog[0][1]):
+            skip -= len(backlog[0][1])
+            dropped += len(backlog.pop(0)[1])
+        if backlog:
+            stream, data = backlog[0]
+            cut = data.find(b"\n", skip)
+            cut = len(data) if cut < 0 else cut + 1
+            dropped += cut
+            backlog[0] = (stream, data[cut:])
+        self._text = {STDOUT: StreamText(), STDERR: StreamText()}
+        self._output.skip(dropped)
+        return backlog
+
     def _append_text(self, stream: str, text: str) -> None:
         if text:
-            self.output.append(stream, text)
+            self._output.append(stream, text)
             self.empty_polls = 0
             self.output_event.set()
             self._on_change("output", self)
 
     def flush_text(self) -> None:
         """End of stream: decode whatever the per-stream decoders held back."""
+        self._convert_backlog()
         for stream, decoder in self._text.items():
             self._append_text(stream, decoder.flush())
 

@@ -125,3 +125,17 @@ async def test_retained_chars_are_bounded_in_all_and_the_newest_keeps_its_output
         assert total <= 2_000_000
         assert host.session(ids[-1]).output.tail.size == 200_000
         assert host.session(ids[0]) is None
+
+
+async def test_a_flood_keeps_the_head_and_a_continuous_tail() -> None:
+    async with make_host() as host:
+        sid = await bg(host, "seq 1 3000000", pty=True)
+        s = host.session(sid)
+        await asyncio.wait_for(s.done.wait(), 60)
+        text = s.output.full_text()
+        head, _, tail = text.partition(" chars dropped …]\n")
+        assert head.startswith("1\n2\n3\n")
+        numbers = [int(n) for n in tail.split()]
+        assert numbers[-1] == 3_000_000
+        assert numbers == list(range(numbers[0], 3_000_001))  # nothing missing inside the tail
+        assert s.output.tail.size >= 150_000

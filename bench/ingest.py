@@ -1,0 +1,124 @@
+"""Ingest benchmarks P1, P4 and P5 of PERF.md, measured side by side in one run.
+
+P1  drain ratio: ``cat`` of a 100 MB generated file through a PTY session drained by the host, against a
+    plain blocking ``os.read`` loop on a PTY in the same run (best of a few alternating rounds).
+P4  flood memory: host RSS growth while one session prints 1 GB.
+P5  idle session memory: host RSS growth per idle background pipe session, over 1000 sessions.
+
+Run: ``python bench/ingest.py [--mb 100] [--flood-gb 1] [--sessions 1000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import psutil
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from openclaw_tui import ToolHost  # noqa: E402
+
+QUIET = {"tool": "exec", "background": True}
+
+
+def make_file(path: str, mb: int) -> None:
+    line = b"2026-11-29 12:00:00 INFO compiling module src/openclaw/thing_%06d.c ... ok\n"
+    block = b"".join(line.replace(b"%06d", str(i).zfill(6).encode()) for i in range(1000))
+    with open(path, "wb") as fh:
+        for _ in range(mb * 1024 * 1024 // len(block) + 1):
+            fh.write(block)
+
+
+def blocking_baseline(path: str) -> float:
+    """Seconds for a blocking read loop to drain ``cat path`` through a PTY."""
+    master, slave = os.openpty()
+    start = time.perf_counter()
+    proc = subprocess.Popen(["cat", path], stdout=slave, stderr=slave, stdin=slave, start_new_session=True)
+    os.close(slave)
+    while True:
+        try:
+            if not os.read(master, 65536):
+                break
+        except OSError:
+            break
+    proc.wait()
+    os.close(master)
+    return time.perf_counter() - start
+
+
+async def host_drain(host: ToolHost, path: str) -> float:
+    start = time.perf_counter()
+    r = await host.call({**QUIET, "command": f"cat {path}", "pty": True})
+    session = host.session(r["details"]["sessionId"])
+    await session.done.wait()
+    elapsed = time.perf_counter() - start
+    await host.call({"tool": "process", "action": "clear", "sessionId": session.id})
+    return elapsed
+
+
+def rss_mb() -> float:
+    return psutil.Process().memory_info().rss / (1 << 20)
+
+
+async def p1(mb: int, rounds: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "flood.log")
+        make_file(path, mb)
+        async with ToolHost(env={}) as host:
+            base, ours = [], []
+            for _ in range(rounds):
+                base.append(blocking_baseline(path))
+                ours.append(await host_drain(host, path))
+    return min(base) / min(ours)
+
+
+async def p4(gb: float) -> float:
+    async with ToolHost(env={}) as host:
+        before = rss_mb()
+        peak = before
+        nbytes = int(gb * (1 << 30))
+        r = await host.call({**QUIET, "command": f"yes 'a line of build output, repeated to flood the host' | head -c {nbytes}"})
+        session = host.session(r["details"]["sessionId"])
+        while not session.done.is_set():
+            peak = max(peak, rss_mb())
+            try:
+                await asyncio.wait_for(session.done.wait(), 0.05)
+            except TimeoutError:
+                pass
+        peak = max(peak, rss_mb())
+    return peak - before
+
+
+async def p5(count: int) -> float:
+    async with ToolHost(env={}) as host:
+        await host.call({"tool": "exec", "command": "true"})  # warm up imports and the first spawn
+        before = rss_mb()
+        for _ in range(count):
+            r = await host.call({**QUIET, "command": "sleep 600"})
+            assert r["details"]["status"] == "running", r
+        growth = rss_mb() - before
+    return growth / count
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--flood-gb", type=float, default=1.0)
+    ap.add_argument("--sessions", type=int, default=1000)
+    args = ap.parse_args()
+    ratio = await p1(args.mb, args.rounds)
+    print(f"P1 drain ratio: {ratio:.2f} (target >= 0.80)", flush=True)
+    flood = await p4(args.flood_gb)
+    print(f"P4 flood memory MB: {flood:.0f} (target <= 50)", flush=True)
+    idle = await p5(args.sessions)
+    print(f"P5 idle session MB: {idle:.2f} (target <= 0.20)", flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
