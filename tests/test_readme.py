@@ -1,0 +1,24 @@
+"""The README's Python example runs as written and does what its comments say."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_python_example_runs_as_written(tmp_path) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    assert blocks, "README has no python example"
+    script = tmp_path / "example.py"
+    script.write_text(blocks[0])
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("running\n")
+    assert "done" in out and "exit code 0" in out
+    assert "Continue? [y/N]" in out and "answer=y" in out
+    assert "line1" in out
