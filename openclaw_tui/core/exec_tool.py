@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> ToolResult:
     settings = host.settings.for_agent(agent)
     if params.elevated and not host.settings.elevated_allowed:
-        return failure(
+        return refused(
             "elevated runs are not enabled on this host (set tools.elevated.enabled = true in the config); "
             "nothing was run",
             "elevated-refused",
@@ -33,13 +33,10 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
     try:
         cwd = resolve_workdir(params.workdir)
         env = check_env(params.env)
-    except LaunchError as exc:
-        return failure(str(exc), exc.kind)
-    timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
-    try:
+        timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, settings)
     except LaunchError as exc:
-        return failure(str(exc), exc.kind)
+        return refused(str(exc), exc.kind)
     session.elevated = params.elevated
 
     if not host.settings.process_allowed:
@@ -52,6 +49,13 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
     res = foreground_result(session) if await _wait_foreground(session, yield_ms / 1000) else host.background(session)
     res["details"]["yieldMs"] = yield_ms
     return res
+
+
+def refused(message: str, kind: str) -> ToolResult:
+    """A run that never started: the same detail fields as any exec result, empty."""
+    empty: dict[str, Any] = {k: None for k in _EXEC_FIELDS}
+    empty.update(tail="", timedOut=False, truncated=False)
+    return failure(message, kind, **empty)
 
 
 async def _wait_foreground(session: Session, seconds: float | None) -> bool:

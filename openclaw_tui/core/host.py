@@ -21,7 +21,9 @@ from . import events as ev
 from .config import ExecSettings, Settings, load_settings
 from .events import Event, EventBus, Listener
 from .exec_tool import background_result, run_exec
+from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .launch import LaunchError, end_session, start, supervise
+from .lifecycle import Table, fresh_table
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
@@ -201,12 +203,26 @@ class ToolHost:
         self._publish(ev.OUTPUT if kind == "output" else ev.INPUT, session)
 
     async def _tick(self) -> None:
+        """Re-check who is waiting for input: the idle rule, and the kernel's evidence for PTYs."""
         while True:
             await asyncio.sleep(TICK_S)
-            for session in self.registry:
-                if not session.running:
-                    continue
+            running = [s for s in self.registry if s.running]
+            table = None
+            if any(s.pty and s.stdin_writable and s.idle_ms() > IDLE_BEFORE_CHECK_MS for s in running):
+                table = await fresh_table()
+            for session in running:
+                reason = self._kernel_reason(session, table)
                 waiting = session.compute_waiting()
-                if waiting != session.waiting:
-                    session.waiting = waiting
+                if waiting != session.waiting or reason != session.kernel_wait:
+                    session.waiting, session.kernel_wait = waiting, reason
                     self._publish(ev.WAITING, session)
+
+    @staticmethod
+    def _kernel_reason(session: Session, table: Table | None) -> str | None:
+        child = session.child
+        if table is None or not session.pty or child is None or child.stdin_fd is None:
+            return None
+        if session.idle_ms() <= IDLE_BEFORE_CHECK_MS:
+            return None
+        pgrp = foreground_group(child.stdin_fd)
+        return kernel_wait_reason(child.stdin_fd, table.get(pgrp, [])) if pgrp else None

@@ -244,6 +244,7 @@ class Session:
         self.ended_ms = now_ms()
         self._ended_mono = time.monotonic()
         self.waiting = False
+        self.kernel_wait = None
 
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session."""

@@ -103,6 +103,7 @@ async def test_missing_workdir_fails_before_anything_spawns(host: ToolHost, tmp_
     host.subscribe(events.append)
     r = await host.call({"tool": "exec", "command": "echo hi", "workdir": str(tmp_path / "nope")}, agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "workdir-missing"
+    assert DETAIL_FIELDS <= set(r["details"]) and r["details"]["sessionId"] is None
     assert "nope" in r["text"]
     assert len(host.registry) == 0
     assert [e.kind for e in events] == ["snapshot"]

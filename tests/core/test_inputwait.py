@@ -1,0 +1,37 @@
+"""Kernel evidence of a waiting prompt: seen within about a second, and not for busy or sleeping jobs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from openclaw_tui.core.inputwait import PASSWORD, READING
+
+from .conftest import bg, wait_for
+
+
+async def test_a_shell_prompt_is_seen_reading_the_terminal(host) -> None:
+    sid = await bg(host, "read -p 'name? ' n; echo hi $n", pty=True)
+    s = host.session(sid)
+    await wait_for(lambda: s.kernel_wait == READING, what="kernel evidence")
+    assert not s.compute_waiting()  # the 15 s idle rule has not fired: this is the faster signal
+    r = await host.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="main")
+    assert r["details"]["waitingReason"] == READING
+    await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "bo\n"}, agent="main")
+    await asyncio.wait_for(s.done.wait(), 20)
+    assert s.kernel_wait is None
+
+
+async def test_a_password_prompt_is_recognised_by_echo_off(host) -> None:
+    sid = await bg(host, "python3 -c 'import getpass; getpass.getpass(\"Password: \")'", pty=True)
+    s = host.session(sid)
+    await wait_for(lambda: s.kernel_wait == PASSWORD, what="password evidence")
+    await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
+
+
+async def test_a_sleeping_or_busy_job_is_not_waiting(host) -> None:
+    sleeper = host.session(await bg(host, "echo start; sleep 30", pty=True))
+    busy = host.session(await bg(host, "echo start; while :; do :; done", pty=True))
+    reader = host.session(await bg(host, "echo start; read x", pty=True))
+    await wait_for(lambda: reader.kernel_wait == READING, what="the control session to be seen")
+    # the same ticks that saw the reader looked at the other two
+    assert sleeper.kernel_wait is None and busy.kernel_wait is None
