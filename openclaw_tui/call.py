@@ -1,8 +1,7 @@
-"""``openclaw-tui call '<json>'``: one tool call, the result as JSON on stdout.
+"""``openclaw-tui call '<json>'``: one tool call against the running host, the result as JSON on stdout.
 
-Until a shared host runs behind a socket, the call runs on a host embedded in this process, so only a
-foreground (or synchronous) result is meaningful: a backgrounded session ends when the command exits.
-Exit status is 0 unless the result is ``failed``.
+Exit status is 0 unless the result is ``failed``; 2 when no host is running (start one with
+``openclaw-tui serve``, or open the dashboard, which serves the same socket).
 """
 
 from __future__ import annotations
@@ -10,16 +9,21 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from typing import Any
 
-from .core.host import ToolHost
+from .remote.client import HostClient, NoHost
 
 
-def run_call(call_json: str, agent: str, config_path: str | None) -> int:
-    async def go() -> dict:
-        async with ToolHost(config_path=config_path) as host:
-            return await host.call(call_json, agent=agent)
+def run_call(call_json: str, agent: str | None) -> int:
+    async def go() -> dict[str, Any]:
+        async with await HostClient.connect(client="openclaw-tui call") as client:
+            return await client.call(call_json, agent=agent)
 
-    res = asyncio.run(go())
+    try:
+        res = asyncio.run(go())
+    except NoHost as exc:
+        print(f"openclaw-tui: {exc}", file=sys.stderr)
+        return 2
     json.dump(res, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
     return 1 if res["details"]["status"] == "failed" else 0

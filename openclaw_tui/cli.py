@@ -1,7 +1,12 @@
 """The ``openclaw-tui`` command: the dashboard by default, and the other surfaces as subcommands.
 
-Each surface is a thin layer over :class:`openclaw_tui.ToolHost`; this module only parses arguments and
-hands over, so the dashboard and the tests build the app the same way (through ``make_app``).
+Each surface is a thin layer over the host; this module only parses arguments and hands over.
+
+    openclaw-tui [--demo]        the dashboard, with the host embedded (it also serves the socket)
+    openclaw-tui serve           the host with no UI, for agents, outliving any dashboard
+    openclaw-tui attach          the dashboard on a running host
+    openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
+    openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML config file (default: $OPENCLAW_TUI_CONFIG or ~/.config/openclaw-tui/config.toml)")
     parser.add_argument("--demo", action="store_true", help="start example sessions so there is something to watch")
     sub = parser.add_subparsers(dest="command")
-    call = sub.add_parser("call", help="run one tool call (JSON) on an embedded host and print the result")
+    sub.add_parser("serve", help="run the host headless on its socket until a signal ends it")
+    sub.add_parser("attach", help="open the dashboard on a running host (closing it leaves sessions running)")
+    mcp = sub.add_parser("mcp", help="MCP server on stdio exposing the exec and process tools")
+    mcp.add_argument("--agent", help="scope for this agent's sessions (default: the MCP client's name)")
+    call = sub.add_parser("call", help="run one tool call (JSON) against the running host")
     call.add_argument("json", help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'')
     call.add_argument("--agent", default="cli", help="scope the call runs in (default: cli)")
     return parser
@@ -23,10 +32,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "serve":
+        from .remote.serve import run_serve
+
+        return run_serve(args.config)
     if args.command == "call":
         from .call import run_call
 
-        return run_call(args.json, args.agent, args.config)
+        return run_call(args.json, args.agent)
+    if args.command == "mcp":
+        from .remote.mcp_server import run_mcp
+
+        return run_mcp(args.agent, args.config)
+    if args.command == "attach":
+        from .ui import run_attached
+
+        return run_attached()
     from .ui import run_dashboard
 
     return run_dashboard(config_path=args.config, demo=args.demo)

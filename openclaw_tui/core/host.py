@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ from .events import Event, EventBus, Listener
 from .exec_tool import background_result, run_exec
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .launch import LaunchError, end_session, start, supervise
-from .lifecycle import Table, fresh_table
+from .lifecycle import Table, fresh_table, scan, signal_all
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
@@ -85,6 +86,13 @@ class ToolHost:
             if not task.done():
                 await asyncio.wait([task], timeout=5)
         self.registry.close()
+
+    def force_kill(self) -> None:
+        """The operator insists: SIGKILL every running session's processes now (no grace)."""
+        table = scan()
+        for session in self.registry:
+            if session.running and session.child is not None:
+                signal_all(session.child.pgid, signal.SIGKILL, table)
 
     # -- tool calls -----------------------------------------------------------------------------
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> ToolResult:

@@ -1,0 +1,66 @@
+"""The host protocol, version 1: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
+
+Requests (client → host), each answered with a result or a JSON-RPC error:
+
+=================  ==========================================  =========================================
+method             params                                      result
+=================  ==========================================  =========================================
+hello              {client: str}                               {protocol: 1, server, version, pid}
+call               {call: object, agent: str | null}           the tool result {text, details}
+events.subscribe   {}                                          {} — then ``event`` notifications,
+                                                               a ``snapshot`` first
+events.unsubscribe {}                                          {}
+raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
+raw.unsubscribe    {sessionId}                                 {}
+session.input      {sessionId, data: base64, source?: str}     {bytesWritten, bytesQueued} (operator
+                                                               keystrokes; recorded with who sent them)
+session.reply      {sessionId, data: base64}                   {} (terminal query replies, unrecorded)
+session.resize     {sessionId, cols, rows}                     {}
+session.output     {sessionId}                                 {chunks: [{stream, text}], head, gap}
+=================  ==========================================  =========================================
+
+Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,
+data: base64}. A ``raw`` offset larger than the previous end means bytes were dropped in between (the
+subscriber was too slow for the ring): terminal views catch up from the tail.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+PROTOCOL_VERSION = 1
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+MAX_LINE = 64 << 20
+
+
+class RemoteError(Exception):
+    """A JSON-RPC error answered by the host."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def request(id_: int, method: str, params: dict[str, Any]) -> bytes:
+    return encode({"jsonrpc": "2.0", "id": id_, "method": method, "params": params})
+
+
+def notification(method: str, params: dict[str, Any]) -> bytes:
+    return encode({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+def response(id_: Any, result: Any) -> bytes:
+    return encode({"jsonrpc": "2.0", "id": id_, "result": result})
+
+
+def error(id_: Any, code: int, message: str) -> bytes:
+    return encode({"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}})

@@ -1,0 +1,294 @@
+"""The host side of the socket: tool calls, the event stream and raw output for every frontend.
+
+Each connection is served independently; each request runs in its own task so a 30-second timed poll
+never holds up another request on the same connection. Event and raw-output pushes never buffer without
+bound: output events are coalesced per session, and a raw subscriber that cannot keep up simply resumes
+from the ring later (the offsets tell it what it missed), so a slow frontend never slows a job down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import socket
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..core import events as ev
+from ..core.events import Event
+from ..core.host import ToolHost
+from ..core.session import Session
+from . import protocol as p
+from .paths import ensure_private_dir
+
+HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
+RAW_CHUNK = 256 << 10
+
+
+class AlreadyServing(RuntimeError):
+    """Another live host owns the socket."""
+
+
+class HostServer:
+    """Serves ``host`` on the Unix socket at ``path`` (see ``protocol.py``)."""
+
+    def __init__(self, host: ToolHost, path: Path) -> None:
+        self.host = host
+        self.path = Path(path)
+        self._server: asyncio.AbstractServer | None = None
+        self._connections: set[_Connection] = set()
+
+    async def start(self) -> None:
+        ensure_private_dir(self.path)
+        if self.path.exists() or self.path.is_symlink():
+            if await _is_live(self.path):
+                raise AlreadyServing(
+                    f"another openclaw-tui host is already serving on {self.path}; "
+                    "use `openclaw-tui attach` to open a dashboard on it"
+                )
+            self.path.unlink()  # left behind by a host that crashed
+        old = os.umask(0o177)
+        try:
+            self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for conn in list(self._connections):
+                conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+            self._server = None
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = _Connection(self.host, reader, writer)
+        self._connections.add(conn)
+        try:
+            await conn.serve()
+        finally:
+            self._connections.discard(conn)
+            conn.close()
+
+
+async def _is_live(path: Path) -> bool:
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    writer.close()
+    return True
+
+
+def is_serving(path: Path) -> bool:
+    """Blocking check, for command-line entry points before any loop runs."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(2)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+class _Connection:
+    def __init__(self, host: ToolHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.host = host
+        self.reader = reader
+        self.writer = writer
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.unsubscribe_events: Any = None
+        self.pending_output: set[str] = set()
+        self.raw: dict[str, _RawSubscription] = {}
+        self.closed = False
+
+    # -- plumbing -------------------------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        if not self.closed and not self.writer.is_closing():
+            self.writer.write(data)
+
+    @property
+    def backlog(self) -> int:
+        transport = self.writer.transport
+        return transport.get_write_buffer_size() if transport is not None else 0
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.unsubscribe_events:
+            self.unsubscribe_events()
+        for sub in self.raw.values():
+            sub.stop()
+        for task in self.tasks:
+            task.cancel()
+        self.writer.close()
+
+    async def serve(self) -> None:
+        while not self.closed:
+            try:
+                line = await self.reader.readline()
+            except (ValueError, asyncio.LimitOverrunError):
+                self.send(p.error(None, p.INVALID_REQUEST, "message too long"))
+                return
+            except ConnectionError:
+                return
+            if not line:
+                return
+            if line.strip():
+                self._handle(line)
+
+    def _handle(self, line: bytes) -> None:
+        try:
+            msg = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
+            self.send(p.error(msg.get("id") if isinstance(msg, dict) else None, p.INVALID_REQUEST,
+                              "expected a JSON-RPC 2.0 request object with a method"))
+            return
+        task = asyncio.ensure_future(self._run(msg.get("id"), msg["method"], msg.get("params") or {}))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _run(self, id_: Any, method: str, params: Any) -> None:
+        handler = getattr(self, "m_" + method.replace(".", "_"), None)
+        if handler is None:
+            self.send(p.error(id_, p.METHOD_NOT_FOUND, f"unknown method {method!r}"))
+            return
+        if not isinstance(params, dict):
+            self.send(p.error(id_, p.INVALID_PARAMS, "params must be an object"))
+            return
+        try:
+            result = await handler(**params)
+        except TypeError as exc:
+            self.send(p.error(id_, p.INVALID_PARAMS, f"bad params for {method}: {exc}"))
+            return
+        except LookupError as exc:
+            self.send(p.error(id_, p.INVALID_PARAMS, str(exc)))
+            return
+        if id_ is not None:
+            self.send(p.response(id_, result))
+
+    def _session(self, sessionId: str) -> Session:
+        session = self.host.session(sessionId)
+        if session is None:
+            raise LookupError(f"no session {sessionId!r}")
+        return session
+
+    # -- methods --------------------------------------------------------------------------------
+    async def m_hello(self, client: str = "") -> dict[str, Any]:
+        return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid()}
+
+    async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
+        return await self.host.call(call, agent=agent)
+
+    async def m_events_subscribe(self) -> dict[str, Any]:
+        if self.unsubscribe_events is None:
+            self.unsubscribe_events = self.host.subscribe(self._on_event)
+        return {}
+
+    async def m_events_unsubscribe(self) -> dict[str, Any]:
+        if self.unsubscribe_events is not None:
+            self.unsubscribe_events()
+            self.unsubscribe_events = None
+        return {}
+
+    def _on_event(self, event: Event) -> None:
+        if event.kind == ev.OUTPUT and event.session_id is not None:
+            if not self.pending_output:
+                asyncio.get_running_loop().call_later(0.03, self._flush_output_events)
+            self.pending_output.add(event.session_id)
+            return
+        self.send(p.notification("event", {"kind": event.kind, "sessionId": event.session_id, "data": event.data}))
+
+    def _flush_output_events(self) -> None:
+        ids, self.pending_output = self.pending_output, set()
+        for sid in ids:
+            self.send(p.notification("event", {"kind": ev.OUTPUT, "sessionId": sid, "data": {}}))
+
+    async def m_raw_subscribe(self, sessionId: str, offset: int | None = None) -> dict[str, Any]:
+        session = self._session(sessionId)
+        if sessionId in self.raw:
+            self.raw.pop(sessionId).stop()
+        start = session.raw.start if offset is None else max(session.raw.start, offset)
+        sub = _RawSubscription(self, session, start)
+        self.raw[sessionId] = sub
+        sub.schedule()
+        return {"start": start, "end": session.raw.end}
+
+    async def m_raw_unsubscribe(self, sessionId: str) -> dict[str, Any]:
+        sub = self.raw.pop(sessionId, None)
+        if sub is not None:
+            sub.stop()
+        return {}
+
+    async def m_session_input(self, sessionId: str, data: str, source: str = "operator", action: str = "type") -> dict[str, Any]:
+        session = self._session(sessionId)
+        payload = base64.b64decode(data)
+        if not session.stdin_writable:
+            raise LookupError(f"session {sessionId} has no writable stdin")
+        sent = session.send(payload, source, action)
+        return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
+
+    async def m_session_reply(self, sessionId: str, data: str) -> dict[str, Any]:
+        self._session(sessionId).write_reply(base64.b64decode(data))
+        return {}
+
+    async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
+        self._session(sessionId).resize(int(cols), int(rows))
+        return {}
+
+    async def m_session_output(self, sessionId: str) -> dict[str, Any]:
+        out = self._session(sessionId).output
+        return {
+            "chunks": [{"stream": c.stream, "text": c.text} for c in out.tail.chunks],
+            "head": out.head,
+            "gap": out.gap(),
+            "totalChars": out.total_chars,
+        }
+
+
+class _RawSubscription:
+    """Pushes a session's raw bytes to one connection from an offset, never more than it can take."""
+
+    def __init__(self, conn: _Connection, session: Session, offset: int) -> None:
+        self.conn = conn
+        self.session = session
+        self.offset = offset
+        self.scheduled = False
+        self.unsubscribe = session.add_raw_listener(self.schedule)
+
+    def schedule(self) -> None:
+        if not self.scheduled:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self.push)
+
+    def push(self) -> None:
+        self.scheduled = False
+        if self.conn.closed:
+            return
+        if self.conn.backlog > HIGH_WATER:  # the client is behind: look again shortly, from the ring
+            self.scheduled = True
+            asyncio.get_running_loop().call_later(0.02, self.push)
+            return
+        start, data = self.session.raw.read(self.offset, RAW_CHUNK)
+        if not data:
+            return
+        self.offset = start + len(data)
+        payload = {"sessionId": self.session.id, "offset": start, "data": base64.b64encode(data).decode()}
+        self.conn.send(p.notification("raw", payload))
+        if self.offset < self.session.raw.end:
+            self.schedule()
+
+    def stop(self) -> None:
+        self.unsubscribe()

@@ -1,0 +1,174 @@
+"""The host socket: private, single-owner, JSON-RPC calls, events and raw output, serve and call."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from openclaw_tui import ToolHost
+from openclaw_tui.core.lifecycle import members
+from openclaw_tui.remote.client import HostClient, NoHost
+from openclaw_tui.remote.server import AlreadyServing, HostServer
+
+
+@pytest.fixture
+def sock(tmp_path):
+    return tmp_path / "run" / "host.sock"
+
+
+@pytest.fixture
+async def served(sock):
+    async with ToolHost(env={}, config_path="/dev/null") as host:
+        server = HostServer(host, sock)
+        await server.start()
+        try:
+            yield host, sock
+        finally:
+            await server.close()
+
+
+async def test_socket_and_directory_are_private(served) -> None:
+    _, sock = served
+    assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+
+
+async def test_a_second_host_on_the_same_socket_is_refused(served) -> None:
+    _, sock = served
+    async with ToolHost(env={}, config_path="/dev/null") as other:
+        with pytest.raises(AlreadyServing, match="already serving"):
+            await HostServer(other, sock).start()
+
+
+async def test_a_stale_socket_is_detected_and_replaced(sock) -> None:
+    sock.parent.mkdir(mode=0o700)
+    dead = socket.socket(socket.AF_UNIX)
+    dead.bind(str(sock))
+    dead.close()  # the file stays, nobody listens: what a crashed host leaves
+    async with ToolHost(env={}, config_path="/dev/null") as host:
+        server = HostServer(host, sock)
+        await server.start()
+        async with await HostClient.connect(sock) as client:
+            assert client.hello["protocol"] == 1
+        await server.close()
+    assert not sock.exists()
+
+
+async def test_calls_are_scoped_like_the_python_api(served) -> None:
+    host, sock = served
+    async with await HostClient.connect(sock) as client:
+        r = await client.call({"tool": "exec", "command": "sleep 30", "background": True}, agent="alice")
+        sid = r["details"]["sessionId"]
+        r = await client.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="bob")
+        assert r["details"]["failureKind"] == "unknown-session"
+        r = await client.call({"tool": "process", "action": "list"}, agent=None)
+        assert [s["agent"] for s in r["details"]["sessions"]] == ["alice"]
+        r = await client.call("{broken", agent="alice")
+        assert r["details"]["status"] == "failed"
+
+
+async def test_malformed_messages_get_protocol_errors_and_the_host_keeps_serving(served) -> None:
+    _, sock = served
+    reader, writer = await asyncio.open_unix_connection(str(sock))
+    writer.write(b"this is not json\n")
+    writer.write(b'{"jsonrpc":"2.0","id":1,"method":"nope"}\n')
+    writer.write(b'{"jsonrpc":"2.0","id":2,"method":"call","params":{"wrong":1}}\n')
+    writer.write(b'{"jsonrpc":"2.0","id":3,"method":"hello","params":{}}\n')
+    replies = [json.loads(await reader.readline()) for _ in range(4)]
+    codes = sorted(r["error"]["code"] for r in replies if "error" in r)
+    assert codes == [-32700, -32602, -32601]
+    assert any(r.get("result", {}).get("protocol") == 1 for r in replies)
+    writer.close()
+
+
+async def test_events_start_with_a_snapshot_and_follow_sessions(served) -> None:
+    host, sock = served
+    async with await HostClient.connect(sock) as client:
+        stream = client.events()
+        first = await anext(stream)
+        assert first["kind"] == "snapshot"
+        r = await client.call({"tool": "exec", "command": "echo hi; exit 4", "background": True}, agent="a")
+        sid = r["details"]["sessionId"]
+        kinds = []
+        async for event in stream:
+            if event["sessionId"] == sid:
+                kinds.append(event["kind"])
+            if event["kind"] == "exit-notification":
+                assert event["data"]["exitCode"] == 4 and event["data"]["agent"] == "a"
+                break
+        await stream.aclose()
+        assert "session-added" in kinds and "session-exited" in kinds
+
+
+async def test_raw_output_streams_from_an_offset_and_input_is_recorded(served) -> None:
+    host, sock = served
+    async with await HostClient.connect(sock) as client:
+        r = await client.call({"tool": "exec", "command": "printf '\\033[1mbold\\033[0m\\n'; read x; echo got $x",
+                               "pty": True, "background": True}, agent="a")
+        sid = r["details"]["sessionId"]
+        got = bytearray()
+        arrived = asyncio.Event()
+
+        def on(method, params):
+            if method == "raw" and params["sessionId"] == sid:
+                got.extend(base64.b64decode(params["data"]))
+                if b"got yes" in got:
+                    arrived.set()
+
+        client.listen(on)
+        await client.request("raw.subscribe", {"sessionId": sid, "offset": 0})
+        await client.request("session.input", {"sessionId": sid, "data": base64.b64encode(b"yes\r").decode()})
+        await asyncio.wait_for(arrived.wait(), 20)
+        assert b"\x1b[1mbold" in got
+        assert host.session(sid).inputs[-1].source == "operator"
+        out = await client.request("session.output", {"sessionId": sid})
+        assert "bold" in "".join(c["text"] for c in out["chunks"])
+
+
+def _cli(args, env, **kw):
+    return subprocess.run([sys.executable, "-m", "openclaw_tui", *args], env=env, capture_output=True,
+                          text=True, timeout=60, **kw)
+
+
+async def test_call_cli_prints_json_and_exit_status(served) -> None:
+    _, sock = served
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)}
+    ok = await asyncio.to_thread(_cli, ["call", '{"tool": "exec", "command": "echo hello"}'], env)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["text"] == "hello"
+    bad = await asyncio.to_thread(_cli, ["call", '{"tool": "exec"}'], env)
+    assert bad.returncode == 1 and json.loads(bad.stdout)["details"]["status"] == "failed"
+
+
+def test_call_cli_without_a_host_says_so(tmp_path) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(tmp_path / "none.sock")}
+    proc = _cli(["call", '{"tool": "process", "action": "list"}'], env)
+    assert proc.returncode == 2 and "serve" in proc.stderr
+
+
+async def test_serve_ends_its_sessions_on_sigterm(sock) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)}
+    proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        line = await asyncio.to_thread(proc.stdout.readline)
+        assert "serving" in line
+        async with await HostClient.connect(sock) as client:
+            r = await client.call({"tool": "exec", "command": "sh -c 'sleep 300 & sleep 300'", "background": True}, agent="a")
+            pgid = r["details"]["pid"]
+        second = await asyncio.to_thread(_cli, ["serve"], env)
+        assert second.returncode == 1 and "already serving" in second.stderr
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(proc.wait, 30) == 0
+        assert members(pgid) == [] and not sock.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
