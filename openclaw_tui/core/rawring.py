@@ -58,6 +58,19 @@ class RawRing:
                 self.start += excess
                 excess = 0
 
+    def append_at(self, offset: int, data: bytes) -> None:
+        """Append bytes that start at absolute ``offset`` (a mirror of another ring).
+
+        A gap (``offset`` past the end: the source dropped bytes before we got them) empties the ring and
+        restarts it at ``offset``, so offsets keep meaning the same bytes on both sides.
+        """
+        if offset > self.end:
+            self._chunks.clear()
+            self.start = self.end = offset
+        elif offset < self.end:
+            data = data[self.end - offset :]
+        self.append(data)
+
     def read(self, offset: int, limit: int | None = None) -> tuple[int, bytes]:
         """Bytes from ``offset`` on (at most ``limit``), as ``(actual_start, data)``.
 

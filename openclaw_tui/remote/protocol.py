@@ -16,7 +16,8 @@ session.input      {sessionId, data: base64, source?: str}     {bytesWritten, by
                                                                keystrokes; recorded with who sent them)
 session.reply      {sessionId, data: base64}                   {} (terminal query replies, unrecorded)
 session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId}                                 {chunks: [{stream, text}], head, gap}
+session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], head?, totalChars,
+                                                               incremental, inputs}
 =================  ==========================================  =========================================
 
 Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,

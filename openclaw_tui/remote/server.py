@@ -248,14 +248,24 @@ class _Connection:
         self._session(sessionId).resize(int(cols), int(rows))
         return {}
 
-    async def m_session_output(self, sessionId: str) -> dict[str, Any]:
-        out = self._session(sessionId).output
-        return {
-            "chunks": [{"stream": c.stream, "text": c.text} for c in out.tail.chunks],
-            "head": out.head,
-            "gap": out.gap(),
-            "totalChars": out.total_chars,
-        }
+    async def m_session_output(self, sessionId: str, since: int | None = None) -> dict[str, Any]:
+        """Retained output and input history; with ``since`` (a previous ``totalChars``), only what is new
+        when it is all still retained."""
+        session = self._session(sessionId)
+        out = session.output
+        inputs = [{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes}
+                  for r in session.inputs]
+        base = {"totalChars": out.total_chars, "inputs": inputs}
+        if since is not None and out.total_chars - out.tail.size <= since <= out.total_chars:
+            need, pieces = out.total_chars - since, []
+            for chunk in reversed(out.tail.chunks):
+                if need <= 0:
+                    break
+                pieces.append({"stream": chunk.stream, "text": chunk.text[-need:]})
+                need -= len(chunk.text)
+            return {**base, "incremental": True, "chunks": pieces[::-1]}
+        chunks = [{"stream": c.stream, "text": c.text} for c in out.tail.chunks]
+        return {**base, "incremental": False, "chunks": chunks, "head": out.head}
 
 
 class _RawSubscription:

@@ -39,6 +39,20 @@ def char_width(char: str) -> int:
     return 1 if width < 0 else width
 
 
+class Row(dict[int, Cell]):
+    """One screen row: column -> cell, sparse; a missing column is a default blank."""
+
+    __slots__ = ()
+
+    def __missing__(self, x: int) -> Cell:
+        return DEFAULT_CELL
+
+
+def new_grid(rows: int) -> list[Row]:
+    """A blank grid: one row object per screen row, so scrolling is a list splice, not a dict shuffle."""
+    return [Row() for _ in range(rows)]
+
+
 class CellCache(dict[str, Cell]):
     """Cells of one style keyed by character, created on first use."""
 
@@ -53,16 +67,16 @@ class CellCache(dict[str, Cell]):
         return cell
 
 
-_CELL_CACHES: dict[Style, CellCache] = {}
+_CELL_CACHES: dict[int, CellCache] = {}  # keyed by id(style): styles are interned, and int keys hash fast
 
 
 def cells_of(style: Style) -> CellCache:
     """The shared cell cache for ``style`` (bounded: dropped wholesale if programs use too many styles)."""
-    cache = _CELL_CACHES.get(style)
-    if cache is None:
+    cache = _CELL_CACHES.get(id(style))
+    if cache is None or cache.style is not style:
         if len(_CELL_CACHES) > 2048:
             _CELL_CACHES.clear()
-        cache = _CELL_CACHES[style] = CellCache(style)
+        cache = _CELL_CACHES[id(style)] = CellCache(style)
     elif len(cache) > 4096:
         cache.clear()
     return cache

@@ -11,23 +11,32 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _TEXT = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
+_SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 _CSI = re.compile(r"\x1b\[([<=>?]?)([0-9:;]*)([\x20-\x2f]*)([\x40-\x7e])")
 _CSI_ANY = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
 _OSC = re.compile(r"\x1b\]([^\x07\x1b\x9c]*)(\x07|\x9c|\x1b\\)")
-_STRING = re.compile(r"\x1b[P^_X][^\x1b\x9c]*(?:\x9c|\x1b\\)")
+_ST = re.compile(
+    r"\x9c|\x1b\\"
+)  # ends a DCS/PM/APC/SOS string, which may hold other escapes (tmux passthrough)
 _ESC = re.compile(r"\x1b([\x20-\x2f]*)([\x30-\x7e])")
-_PARTIAL = re.compile(
-    r"\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*|[\]P^_X][^\x07\x1b\x9c]*\x1b?|[\x20-\x2f]*)?"
-)
+_PARTIAL = re.compile(r"\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*|\][^\x07\x1b\x9c]*\x1b?|[\x20-\x2f]*)?")
 _STRING_END = re.compile(r"\x07|\x9c|\x1b\\")
 _MAX_PENDING = 1 << 16  # an unterminated OSC/DCS longer than this is skipped, not buffered
 
 CONTROLS = {
-    "\x07": "bell", "\x08": "backspace", "\x09": "tab", "\x0a": "linefeed", "\x0b": "linefeed",
-    "\x0c": "linefeed", "\x0d": "carriage_return", "\x0e": "shift_out", "\x0f": "shift_in",
+    "\x07": "bell",
+    "\x08": "backspace",
+    "\x09": "tab",
+    "\x0a": "linefeed",
+    "\x0b": "linefeed",
+    "\x0c": "linefeed",
+    "\x0d": "carriage_return",
+    "\x0e": "shift_out",
+    "\x0f": "shift_in",
 }
 
 _INTS: dict[str, tuple[int, ...]] = {}
@@ -39,17 +48,21 @@ def int_params(params: str) -> tuple[int, ...]:
     if found is None:
         if len(_INTS) > 4096:
             _INTS.clear()
-        found = _INTS[params] = tuple(
-            min(int(head), 9999) if (head := p.split(":", 1)[0]).isdigit() else 0
-            for p in params.split(";")
-        ) if params else ()
+        found = _INTS[params] = (
+            tuple(
+                min(int(head), 9999) if (head := p.split(":", 1)[0]).isdigit() else 0
+                for p in params.split(";")
+            )
+            if params
+            else ()
+        )
     return found
 
 
 class ByteParser:
     """Feeds a byte stream to a screen's handlers.
 
-    The screen provides ``draw(text)``, the control handlers named in ``CONTROLS``,
+    The screen provides ``draw(text)``, the control handlers named in ``CONTROLS``, ``carriage_return_linefeed()``, ``sgr(params)``,
     ``csi(lead, params, intermediates, final)``, ``esc(intermediates, final)`` and ``osc(payload)``.
     """
 
@@ -59,9 +72,11 @@ class ByteParser:
         self._skipping_string = False
         self._draw: Callable[[str], None] = screen.draw
         self._csi: Callable[[str, str, str, str], None] = screen.csi
+        self._sgr: Callable[[str], None] = screen.sgr
         self._esc: Callable[[str, str], None] = screen.esc
         self._osc: Callable[[str], None] = screen.osc
         self._controls = {char: getattr(screen, name) for char, name in CONTROLS.items()}
+        self._crlf: Callable[[], None] = screen.carriage_return_linefeed
 
     def reset(self) -> None:
         """Forget half-read input (a partial UTF-8 character or escape sequence)."""
@@ -79,16 +94,21 @@ class ByteParser:
             if end is None:
                 return
             self._skipping_string = False
-            text = text[end.end():]
+            text = text[end.end() :]
         self.feed_text(text)
 
     def feed_text(self, text: str) -> None:
-        draw, csi, controls = self._draw, self._csi, self._controls
-        text_match, csi_match = _TEXT.match, _CSI.match
+        draw, csi, controls, crlf = self._draw, self._csi, self._controls, self._crlf
+        text_match, csi_match, sgr_match, sgr = _TEXT.match, _CSI.match, _SGR.match, self._sgr
         pos, length = 0, len(text)
         while pos < length:
             char = text[pos]
             if char == "\x1b":
+                m = sgr_match(text, pos)
+                if m is not None:
+                    sgr(m.group(1))
+                    pos = m.end()
+                    continue
                 m = csi_match(text, pos)
                 if m is not None:
                     csi(*m.groups())
@@ -101,6 +121,9 @@ class ByteParser:
                 m = text_match(text, pos)
                 draw(m.group())  # type: ignore[union-attr]
                 pos = m.end()  # type: ignore[union-attr]
+            elif char == "\r" and text.startswith("\n", pos + 1):
+                crlf()
+                pos += 2
             else:
                 handler = controls.get(char)
                 if handler is not None:
@@ -116,9 +139,10 @@ class ByteParser:
                 self._osc(m.group(1))
                 return m.end()
         elif nxt in ("P", "^", "_", "X"):
-            m = _STRING.match(text, pos)
+            m = _ST.search(text, pos + 2)
             if m is not None:
                 return m.end()  # DCS/PM/APC/SOS strings carry nothing we draw
+            return self._hold(text[pos:], string=True)
         elif nxt == "[":
             m = _CSI_ANY.match(text, pos)
             if m is not None:
@@ -131,11 +155,9 @@ class ByteParser:
         rest = text[pos:]
         partial = _PARTIAL.match(rest)
         if partial is not None and partial.end() == len(rest):
-            if len(rest) <= _MAX_PENDING:
-                self._pending = rest
-            else:
-                self._skipping_string = True
-            return -1
+            if len(rest) <= _MAX_PENDING or nxt == "]":
+                return self._hold(rest, string=nxt == "]")
+            return pos + 1  # an endless run of parameters: not a sequence any program meant
         if nxt == "]":
             # An OSC cut short by another escape: drop what was collected, go on at that escape.
             end = text.find("\x1b", pos + 2)
@@ -143,6 +165,14 @@ class ByteParser:
         if nxt == "[":
             return self._csi_with_controls(text, pos)
         return pos + 1  # a lone ESC before something that cannot follow it: drop the ESC
+
+    def _hold(self, rest: str, string: bool) -> int:
+        """Keep an unfinished sequence for the next feed; a string grown past the limit is skipped instead."""
+        if len(rest) <= _MAX_PENDING:
+            self._pending = rest
+        elif string:
+            self._skipping_string = True
+        return -1
 
     def _csi_with_controls(self, text: str, pos: int) -> int:
         """A CSI with C0 controls inside: they act at once (as on a VT), then the sequence completes."""
@@ -171,5 +201,7 @@ class ByteParser:
             else:
                 return i  # not part of a CSI: abandon it
             i += 1
+        if len(text) - pos > _MAX_PENDING:
+            return pos + 1
         self._pending = text[pos:]
         return -1

@@ -9,15 +9,15 @@ because programs repeat the same few colour changes millions of times.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Union
+from dataclasses import dataclass, field, replace
 
-Color = Union[None, int, str]
+Color = int | str | None
 """None for the terminal default, 0-255 for the palette, ``"#rrggbb"`` for truecolour."""
 
-_INTERNED: dict[tuple[object, ...], "Style"] = {}
-_SGR_CACHE: dict[tuple["Style", str], "Style"] = {}
+_INTERNED: dict[tuple[object, ...], Style] = {}
+_SGR_CACHE: dict[tuple[Style, str], Style] = {}
 _SGR_CACHE_LIMIT = 4096
+_INTERNED_LIMIT = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,24 @@ class Style:
     underline: bool = False
     reverse: bool = False
     strikethrough: bool = False
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Styles are dict keys on every hot path; hash the fields once, not on each lookup.
+        fields = (
+            self.fg,
+            self.bg,
+            self.bold,
+            self.dim,
+            self.italic,
+            self.underline,
+            self.reverse,
+            self.strikethrough,
+        )
+        object.__setattr__(self, "_hash", hash(fields))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def of(
@@ -49,13 +67,22 @@ class Style:
         key = (fg, bg, bold, dim, italic, underline, reverse, strikethrough)
         style = _INTERNED.get(key)
         if style is None:
+            if len(_INTERNED) >= _INTERNED_LIMIT:
+                _INTERNED.clear()  # a truecolour gradient must not grow this forever; equal styles still compare equal
             style = _INTERNED[key] = cls(*key)
         return style
 
     def interned(self) -> Style:
         """The shared instance equal to this one (for styles built with the plain constructor)."""
         return Style.of(
-            self.fg, self.bg, self.bold, self.dim, self.italic, self.underline, self.reverse, self.strikethrough
+            self.fg,
+            self.bg,
+            self.bold,
+            self.dim,
+            self.italic,
+            self.underline,
+            self.reverse,
+            self.strikethrough,
         )
 
     def but(self, **changes: object) -> Style:
@@ -69,8 +96,22 @@ class Style:
 
 DEFAULT_STYLE = Style.of()
 
-_FLAG_ON = {1: "bold", 2: "dim", 3: "italic", 4: "underline", 7: "reverse", 9: "strikethrough", 21: "underline"}
-_FLAG_OFF = {23: ("italic",), 24: ("underline",), 27: ("reverse",), 29: ("strikethrough",), 22: ("bold", "dim")}
+_FLAG_ON = {
+    1: "bold",
+    2: "dim",
+    3: "italic",
+    4: "underline",
+    7: "reverse",
+    9: "strikethrough",
+    21: "underline",
+}
+_FLAG_OFF = {
+    23: ("italic",),
+    24: ("underline",),
+    27: ("reverse",),
+    29: ("strikethrough",),
+    22: ("bold", "dim"),
+}
 
 
 def apply_sgr(style: Style, params: str) -> Style:
@@ -88,8 +129,14 @@ def _apply(style: Style, params: str) -> Style:
     if not params or params == "0":
         return DEFAULT_STYLE
     attrs = {
-        "fg": style.fg, "bg": style.bg, "bold": style.bold, "dim": style.dim, "italic": style.italic,
-        "underline": style.underline, "reverse": style.reverse, "strikethrough": style.strikethrough,
+        "fg": style.fg,
+        "bg": style.bg,
+        "bold": style.bold,
+        "dim": style.dim,
+        "italic": style.italic,
+        "underline": style.underline,
+        "reverse": style.reverse,
+        "strikethrough": style.strikethrough,
     }
     parts = params.split(";")
     i = 0
@@ -108,8 +155,16 @@ def _apply(style: Style, params: str) -> Style:
             continue
         code = int(part) if part.isdigit() else 0
         if code == 0:
-            attrs.update(fg=None, bg=None, bold=False, dim=False, italic=False, underline=False,
-                          reverse=False, strikethrough=False)
+            attrs.update(
+                fg=None,
+                bg=None,
+                bold=False,
+                dim=False,
+                italic=False,
+                underline=False,
+                reverse=False,
+                strikethrough=False,
+            )
         elif 30 <= code <= 37:
             attrs["fg"] = code - 30
         elif 40 <= code <= 47:
@@ -136,6 +191,7 @@ def _apply(style: Style, params: str) -> Style:
 
 def _semicolon_colour(parts: list[str], i: int) -> tuple[Color, int]:
     """Parse ``5;n`` or ``2;r;g;b`` after a 38/48; returns the colour and the next index."""
+
     def num(j: int) -> int:
         return int(parts[j]) if j < len(parts) and parts[j].isdigit() else 0
 
@@ -161,4 +217,4 @@ def _colon_colour(sub: list[int]) -> Color:
 
 
 def _hex(r: int, g: int, b: int) -> str:
-    return "#%02x%02x%02x" % (min(r, 255), min(g, 255), min(b, 255))
+    return f"#{min(r, 255):02x}{min(g, 255):02x}{min(b, 255):02x}"

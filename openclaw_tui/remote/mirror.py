@@ -1,0 +1,256 @@
+"""A running host seen from another process: sessions mirrored over the socket for an attached dashboard.
+
+The dashboard is written against ``ToolHost`` and ``Session``; ``RemoteHost`` and ``RemoteSession`` offer
+the same surface, filled from the host's event stream (state), its raw-output stream (the terminal view's
+bytes, subscribed only while someone views the session) and on-demand output fetches (the log view).
+Closing a ``RemoteHost`` only closes the connection: the sessions keep running on the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import time
+from collections import deque
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from ..core import events as ev
+from ..core.buffers import Chunk, Output
+from ..core.events import Event, Listener
+from ..core.modes import ModeTracker
+from ..core.rawring import RawRing
+from ..core.session import INPUT_HISTORY, RUNNING, InputRecord
+from .client import HostClient
+
+
+def _ms(stamp: str | None) -> int | None:
+    if not stamp:
+        return None
+    return int(datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+class RemoteSession:
+    """A session of a remote host, kept current from its events."""
+
+    def __init__(self, host: RemoteHost, details: dict[str, Any]) -> None:
+        self._host = host
+        self.id: str = details["sessionId"]
+        self.raw = RawRing()
+        self.modes = ModeTracker()
+        self.pty_size = (120, 30)
+        self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
+        self.order = 0
+        self._output = Output(200_000, 200_000)
+        self._output_stale = True
+        self._fetching = False
+        self._raw_listeners: list[Callable[[], None]] = []
+        self.update(details)
+
+    def update(self, d: dict[str, Any]) -> None:
+        self._details = dict(d)
+        self._received = time.monotonic()
+        self.name, self.command, self.agent = d["name"], d["command"], d.get("agent")
+        self.pid, self.pty, self.cwd = d.get("pid"), d.get("pty", False), d.get("cwd", "")
+        self.status, self.exit_code, self.exit_signal = d["status"], d.get("exitCode"), d.get("exitSignal")
+        self.timed_out, self.cleanup = d.get("timedOut", False), d.get("cleanup")
+        self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
+        self.host_kind = d.get("host", "gateway")
+        self.stdin_writable = d.get("stdinWritable", False)
+        self.waiting, self.kernel_wait = d.get("waitingForInput", False), d.get("waitingReason")
+        self.started_ms = _ms(d.get("startedAt")) or 0
+        self.ended_ms = _ms(d.get("endedAt"))
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.status == RUNNING
+
+    def runtime_ms(self) -> int:
+        base = int(self._details.get("durationMs") or 0)
+        return base + (int((time.monotonic() - self._received) * 1000) if self.running else 0)
+
+    def idle_ms(self) -> int:
+        return int(self._details.get("idleMs") or 0)
+
+    def compute_waiting(self) -> bool:
+        return bool(self.running and self.waiting)
+
+    def details(self) -> dict[str, Any]:
+        return {**self._details, "durationMs": self.runtime_ms()}
+
+    # -- output ---------------------------------------------------------------------------------
+    @property
+    def output(self) -> Output:
+        """The last fetched output; a fetch of what is new starts when it may be out of date."""
+        if self._output_stale and not self._fetching:
+            self._fetching = True
+            asyncio.ensure_future(self._fetch())
+        return self._output
+
+    def mark_output(self) -> None:
+        self._output_stale = True
+
+    async def _fetch(self) -> None:
+        try:
+            self._output_stale = False
+            since = self._output.total_chars if self._output.total_chars else None
+            r = await self._host.client.request("session.output", {"sessionId": self.id, "since": since})
+        except Exception:
+            return
+        finally:
+            self._fetching = False
+        if r["incremental"]:
+            for c in r["chunks"]:
+                self._output.append(c["stream"], c["text"])
+        else:
+            out = Output(200_000, 200_000)
+            out.head = r.get("head", "")
+            for c in r["chunks"]:
+                out.tail.chunks.append(Chunk(c["stream"], c["text"]))
+                out.tail.size += len(c["text"])
+            out.total_chars = r["totalChars"]
+            self._output = out
+        self.inputs = deque((InputRecord(i["at"], i["source"], i["action"], i["preview"], i["bytes"])
+                             for i in r["inputs"]), maxlen=INPUT_HISTORY)
+        self._host.publish(Event(ev.OUTPUT, self.id, {}))
+
+    # -- input and the terminal view -------------------------------------------------------------
+    def send(self, data: bytes, source: str, action: str) -> int:
+        payload = {"sessionId": self.id, "data": base64.b64encode(data).decode(), "source": source, "action": action}
+        asyncio.ensure_future(self._host.quiet_request("session.input", payload))
+        return len(data)
+
+    def write_reply(self, data: bytes) -> None:
+        payload = {"sessionId": self.id, "data": base64.b64encode(data).decode()}
+        asyncio.ensure_future(self._host.quiet_request("session.reply", payload))
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.pty_size = (cols, rows)
+        payload = {"sessionId": self.id, "cols": cols, "rows": rows}
+        asyncio.ensure_future(self._host.quiet_request("session.resize", payload))
+
+    def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
+        if not self._raw_listeners:
+            asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.id, "offset": self.raw.end}))
+        self._raw_listeners.append(cb)
+
+        def remove() -> None:
+            if cb in self._raw_listeners:
+                self._raw_listeners.remove(cb)
+            if not self._raw_listeners:
+                asyncio.ensure_future(self._host.quiet_request("raw.unsubscribe", {"sessionId": self.id}))
+
+        return remove
+
+    def on_raw(self, offset: int, data: bytes) -> None:
+        self.raw.append_at(offset, data)
+        if self.pty:
+            self.modes.feed(data)
+        for cb in list(self._raw_listeners):
+            cb()
+
+
+class RemoteHost:
+    """The dashboard's view of a host in another process (``openclaw-tui attach``)."""
+
+    def __init__(self, client: HostClient) -> None:
+        self.client = client
+        self._sessions: dict[str, RemoteSession] = {}
+        self._listeners: list[Listener] = []
+        self._order = 0
+        self.ready = asyncio.Event()
+        self.closed = False
+        client.listen(self._on_message)
+
+    @classmethod
+    async def connect(cls, path: Any = None) -> RemoteHost:
+        host = cls(await HostClient.connect(path, client="openclaw-tui attach"))
+        await host.client.request("events.subscribe")
+        await asyncio.wait_for(host.ready.wait(), 10)
+        return host
+
+    def start(self) -> None:
+        """Nothing to start: the host runs elsewhere."""
+
+    async def close(self) -> None:
+        """Disconnect; the sessions keep running on the host."""
+        self.closed = True
+        await self.client.close()
+
+    async def call(self, call: dict[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
+        try:
+            return await self.client.call(call, agent=agent)
+        except ConnectionError as exc:
+            return {"text": f"the host is gone: {exc}", "details": {"status": "failed", "failureKind": "host-gone"}}
+
+    async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
+        try:
+            return await self.client.request(method, params)
+        except Exception:  # a session that ended meanwhile; the next event says so
+            return None
+
+    # -- sessions -------------------------------------------------------------------------------
+    def session(self, session_id: str, agent: str | None = None) -> RemoteSession | None:
+        s = self._sessions.get(session_id)
+        return s if s is not None and (agent is None or s.agent == agent) else None
+
+    def sessions(self, agent: str | None = None) -> list[RemoteSession]:
+        found = [s for s in self._sessions.values() if agent is None or s.agent == agent]
+        return sorted(found, key=lambda s: s.order, reverse=True)
+
+    @property
+    def registry(self) -> list[RemoteSession]:
+        return sorted(self._sessions.values(), key=lambda s: s.order)
+
+    def force_kill(self) -> None:
+        """Not ours to force: an attached dashboard never ends the host's sessions on its own."""
+
+    # -- events ---------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        listener(Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()]}))
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def publish(self, event: Event) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                self._listeners.remove(listener)
+
+    def _add(self, details: dict[str, Any]) -> RemoteSession:
+        session = RemoteSession(self, details)
+        self._order += 1
+        session.order = self._order
+        self._sessions[session.id] = session
+        return session
+
+    def _on_message(self, method: str, params: dict[str, Any]) -> None:
+        if method == "raw":
+            s = self._sessions.get(params["sessionId"])
+            if s is not None:
+                s.on_raw(params["offset"], base64.b64decode(params["data"]))
+            return
+        if method != "event":
+            return
+        kind, sid, data = params["kind"], params.get("sessionId"), params.get("data") or {}
+        if kind == ev.SNAPSHOT:
+            for d in reversed(data.get("sessions", [])):  # oldest first, so order matches the host's
+                self._add(d)
+            self.ready.set()
+            return
+        session = self._sessions.get(sid) if sid else None
+        if kind == ev.REMOVED:
+            self._sessions.pop(sid, None)
+        elif kind == ev.OUTPUT:
+            if session is not None:
+                session.mark_output()
+        elif kind != ev.NOTIFICATION and data.get("sessionId"):
+            if session is None:
+                session = self._add(data)
+            else:
+                session.update(data)
+            session.mark_output()
+        self.publish(Event(kind, sid, data))

@@ -1,0 +1,116 @@
+"""Choosing where to rebuild a screen from when parsing every byte would leave the view behind.
+
+A flooding child writes far faster than any emulator parses, and PERF.md rules out slowing the child, so
+a view that is behind skips bytes. The screen after a skip must still be right, so the rebuild starts
+where the screen's content stops depending on what came before: the last full reset or clear
+(``ESC c``, ``ESC[2J``, an alternate-screen switch), or, for scrolling output, the start of the last
+screenful of lines. ``ESC[3J`` alone is not such a point: xterm and tmux only drop scrollback for it.
+Modes set in the skipped bytes are carried over with :class:`ModeTracker`, the same cheap scanner the
+core uses, and the colour in force at a line cut is carried by replaying the SGR sequences just before it.
+All searches are ``bytes.rfind``/regex scans in C: a catch-up over a full ring costs about a millisecond.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from openclaw_tui.core.modes import ALT_SCREENS, ModeTracker
+
+_RESETS = (
+    b"\x1bc",
+    b"\x1b[2J",
+    *(b"\x1b[?%dh" % m for m in ALT_SCREENS),
+    *(b"\x1b[?%dl" % m for m in ALT_SCREENS),
+)
+_HOMES = (b"\x1b[H", b"\x1b[1;1H", b"\x1b[;H", b"\x1b[1H")
+_SGR = re.compile(rb"\x1b\[[0-9;:]*m")
+_SGR_WINDOW = 4096
+_CARRIED_MODES = (1, 9, 1000, 1002, 1003, 1005, 1006, 1015, 2004)
+
+
+class RestartPlan(NamedTuple):
+    """Rebuild from ``start`` (an index into the pending bytes); ``fresh`` means on a blank screen."""
+
+    start: int
+    fresh: bool
+
+
+def last_reset(data: bytes, lo: int = 0) -> int:
+    """Index of the last full reset/clear/alt-switch in ``data[lo:]`` (with a cursor-home just before a clear), or -1."""
+    best = -1
+    for pattern in _RESETS:
+        found = data.rfind(pattern, lo)
+        if found > best:
+            best = found
+            if pattern == b"\x1b[2J":
+                for home in _HOMES:
+                    if data.endswith(home, 0, found):
+                        best = found - len(home)
+                        break
+    return best
+
+
+def screenful_start(data: bytes, rows: int, lo: int = 0) -> int:
+    """Index just after the ``rows``-th newline from the end (not before ``lo``), or -1 if there are fewer."""
+    pos = len(data)
+    for _ in range(rows):
+        pos = data.rfind(b"\n", lo, pos)
+        if pos < 0:
+            return -1
+    return pos + 1
+
+
+def plan_restart(data: bytes, rows: int, cap: int) -> RestartPlan:
+    """Where to rebuild from so that at most about ``cap`` bytes are parsed.
+
+    A reset point within reach gives an exact screen; a screenful of lines gives an exact screen for
+    scrolling output (allowed to overshoot ``cap`` fourfold, since that is still quick). Failing both, the
+    last ``cap`` bytes are replayed starting at an escape or newline, an approximation that converges as
+    the program keeps drawing.
+    """
+    length = len(data)
+    if length <= cap:
+        return RestartPlan(0, False)
+    window = max(0, length - 4 * cap)  # nothing further back can be used, so nothing further back is searched
+    reset = last_reset(data, window)
+    if reset >= 0 and length - reset <= cap:
+        return RestartPlan(reset, True)
+    lines = screenful_start(data, rows, max(reset, window))
+    if lines >= 0:
+        return RestartPlan(lines, True)
+    start = max(length - cap, reset, 0)
+    boundaries = [i for i in (data.find(b"\x1b", start), data.find(b"\n", start) + 1) if i > 0]
+    start = min(boundaries) if boundaries else start
+    return RestartPlan(start, reset >= 0)
+
+
+def carried_modes(known: dict[int, bool], skipped: bytes) -> dict[int, bool]:
+    """Private modes in force after ``skipped``, given those ``known`` before it."""
+    if b"\x1b[?" not in skipped and b"\x1bc" not in skipped:
+        return dict(known)  # the common flood case: nothing to scan for, and this check runs at memchr speed
+    tracker = ModeTracker()
+    tracker.modes = dict(known)
+    tracker.feed(skipped)
+    return tracker.modes
+
+
+def mode_sequences(modes: dict[int, bool], fresh: bool, current: dict[int, bool]) -> bytes:
+    """Escape sequences putting a screen into ``modes`` (from blank when ``fresh``, else from ``current``)."""
+    before = {} if fresh else current
+    out = []
+    alt_now = any(before.get(m, False) for m in ALT_SCREENS)
+    alt_next = any(modes.get(m, False) for m in ALT_SCREENS)
+    if alt_next != alt_now:
+        out.append(b"\x1b[?1049h" if alt_next else b"\x1b[?1049l")
+    for mode in _CARRIED_MODES:
+        if modes.get(mode, False) != before.get(mode, False):
+            out.append(b"\x1b[?%d%s" % (mode, b"h" if modes.get(mode) else b"l"))
+    if modes.get(25, True) != before.get(25, True):
+        out.append(b"\x1b[?25h" if modes.get(25, True) else b"\x1b[?25l")
+    return b"".join(out)
+
+
+def carried_sgr(skipped: bytes) -> bytes:
+    """The SGR sequences shortly before a cut, replayed so a colour set on an earlier line carries on."""
+    return b"".join(_SGR.findall(skipped, max(0, len(skipped) - _SGR_WINDOW)))

@@ -1,0 +1,34 @@
+"""What a live terminal view needs from a session: its raw output ring and a way to talk back.
+
+The core's ``Session`` provides exactly this; the view codes against the protocol so it can be tested
+with an in-memory source or a real PTY, and so the terminal package never imports the core's classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from openclaw_tui.core.rawring import RawRing
+
+
+class RawSource(Protocol):
+    """A session as seen by :class:`~openclaw_tui.terminal.view.LiveView`."""
+
+    raw: RawRing
+    """The session's raw output ring."""
+
+    pty_size: tuple[int, int]
+    """(cols, rows) of the PTY now."""
+
+    def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
+        """Call ``cb`` on the asyncio loop after new bytes were appended; returns an unsubscribe function."""
+        ...
+
+    def write_reply(self, data: bytes) -> None:
+        """Write to the child's stdin without blocking (answers to terminal queries)."""
+        ...
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Set the PTY window size and signal SIGWINCH."""
+        ...

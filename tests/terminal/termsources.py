@@ -1,0 +1,91 @@
+"""Test helpers: two real implementations of ``RawSource`` for live views.
+
+``MemorySource`` holds a real ``RawRing`` that the test appends to, and records replies and resizes.
+``PtySource`` runs a real child in a PTY and drains it on the asyncio loop the way the core does
+(``loop.add_reader`` + ``os.read``, ``EIO`` meaning end of file); it is test code, not product code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+from collections.abc import Callable
+
+import ptyprocess
+
+from openclaw_tui.core.rawring import RawRing
+
+
+class _Listeners:
+    def __init__(self) -> None:
+        self.listeners: list[Callable[[], None]] = []
+
+    def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
+        self.listeners.append(cb)
+        return lambda: self.listeners.remove(cb)
+
+    def _notify(self) -> None:
+        for cb in list(self.listeners):
+            cb()
+
+
+class MemorySource(_Listeners):
+    def __init__(self, cols: int = 80, rows: int = 24, capacity: int = 1 << 20) -> None:
+        super().__init__()
+        self.raw = RawRing(capacity)
+        self.pty_size = (cols, rows)
+        self.replies: list[bytes] = []
+        self.resizes: list[tuple[int, int]] = []
+
+    def emit(self, data: bytes) -> None:
+        """The child printed ``data``."""
+        self.raw.append(data)
+        self._notify()
+
+    def write_reply(self, data: bytes) -> None:
+        self.replies.append(data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.pty_size = (cols, rows)
+        self.resizes.append((cols, rows))
+
+
+class PtySource(_Listeners):
+    def __init__(self, argv: list[str], cols: int = 80, rows: int = 24) -> None:
+        super().__init__()
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+        self.child = ptyprocess.PtyProcess.spawn(argv, dimensions=(rows, cols), env=env)
+        self.raw = RawRing()
+        self.pty_size = (cols, rows)
+        self.eof = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(self.child.fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            data = os.read(self.child.fd, 65536)
+        except OSError as exc:
+            if exc.errno != errno.EIO:
+                raise
+            data = b""
+        if not data:
+            self._loop.remove_reader(self.child.fd)
+            self.eof.set()
+            return
+        self.raw.append(data)
+        self._notify()
+
+    def write_reply(self, data: bytes) -> None:
+        os.write(self.child.fd, data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.child.setwinsize(rows, cols)  # the kernel sends SIGWINCH to the child's process group
+        self.pty_size = (cols, rows)
+
+    def close(self) -> None:
+        if not self.eof.is_set():
+            self._loop.remove_reader(self.child.fd)
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self.child.close(force=True)

@@ -1,0 +1,207 @@
+"""LiveView: shows a session's screen at once, keeps up on a frame budget, and is never behind."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+
+from termsources import MemorySource, PtySource
+
+from openclaw_tui.terminal import LiveView, TerminalScreen
+
+
+def full_parse(data: bytes, cols: int = 80, rows: int = 24) -> list[str]:
+    screen = TerminalScreen(cols, rows)
+    screen.feed(data)
+    return screen.display()
+
+
+def log_flood(lines: int, start: int = 0) -> bytes:
+    """Scrolling output like a build log: colour changes, some lines wider than the screen."""
+    out = []
+    for i in range(start, start + lines):
+        if i % 7 == 0:
+            out.append(f"\x1b[1;32mok\x1b[0m step {i} " + "=" * (i % 150) + "\r\n")
+        elif i % 11 == 0:
+            out.append(f"\x1b[33mwarning {i}: still going\r\n")  # colour left on for the next line
+        else:
+            out.append(f"\x1b[0m{i:08d} compiling module_{i % 97}.c\r\n")
+    return "".join(out).encode()
+
+
+def test_attaching_shows_the_current_screen_without_advancing() -> None:
+    source = MemorySource()
+    source.emit(b"$ make\r\nbuilding...\r\n\x1b[31mdone\x1b[0m")
+    view = LiveView(source, 80, 24)
+    assert [row.rstrip() for row in view.screen.display()[:3]] == ["$ make", "building...", "done"]
+    assert view.behind == 0
+
+
+def test_advance_parses_new_output_and_reports_whether_anything_changed() -> None:
+    source = MemorySource()
+    view = LiveView(source, 80, 24)
+    assert view.advance() is False
+    source.emit(b"hello")
+    assert view.advance() is True
+    assert view.screen.display()[0].rstrip() == "hello"
+    assert view.advance() is False
+
+
+def test_caught_up_screen_equals_the_fully_parsed_screen_for_scrolling_output() -> None:
+    stream = log_flood(40_000)  # ~1.4 MB, more than the ring holds and far more than one frame parses
+    source = MemorySource()
+    view = LiveView(source, 80, 24)
+    source.emit(stream)
+    view.advance()
+    assert view.behind == 0
+    assert view.catch_ups == 1
+    assert view.screen.display() == full_parse(stream)
+    assert view.screen.rows_as_runs() == _runs_of(stream)
+
+
+def _runs_of(data: bytes) -> list:
+    screen = TerminalScreen(80, 24)
+    screen.feed(data)
+    return screen.rows_as_runs()
+
+
+def test_a_view_fed_frame_by_frame_during_a_flood_is_never_behind_and_ends_equal_to_the_full_parse() -> None:
+    source = MemorySource(capacity=256 * 1024)
+    view = LiveView(source, 80, 24, budget_ms=1.0)  # each burst below is far more than 1 ms of parsing
+    reference = TerminalScreen(80, 24)  # parses every byte
+    for chunk in range(60):
+        piece = log_flood(700, start=chunk * 700)
+        reference.feed(piece)
+        source.emit(piece)
+        view.advance()  # one frame per burst of output
+        assert view.behind == 0
+        assert view.screen.display() == reference.display()
+    assert view.catch_ups >= 30
+
+
+def test_catch_up_rebuilds_from_the_last_clear_for_full_screen_programs() -> None:
+    drawn = b"\x1b[H\x1b[2J" + b"".join(b"\x1b[%d;%dHcell %d" % (y + 1, y * 3 + 1, y) for y in range(24))
+    stream = log_flood(30_000) + drawn + b"\x1b[5;10H\x1b[7mstatus\x1b[0m"
+    source = MemorySource()
+    view = LiveView(source, 80, 24)
+    source.emit(stream)
+    view.advance()
+    assert view.catch_ups == 1
+    assert view.screen.display() == full_parse(stream)
+    assert view.screen.cursor_xy == (15, 4)
+
+
+def test_modes_set_in_skipped_bytes_are_carried_over() -> None:
+    stream = b"\x1b[?1049h\x1b[?1h\x1b[?2004h\x1b[?1002h\x1b[?1006h\x1b[?25l" + log_flood(20_000)
+    source = MemorySource()
+    assert len(stream) < source.raw.capacity  # the mode changes are still in the ring, just never parsed
+    view = LiveView(source, 80, 24)
+    source.emit(stream)
+    view.advance()
+    modes = view.screen.modes
+    assert (
+        modes.alt_screen,
+        modes.app_cursor,
+        modes.bracketed_paste,
+        modes.mouse_tracking,
+        modes.mouse_sgr,
+    ) == (True, True, True, 1002, True)
+    assert not view.screen.cursor_visible
+    assert view.screen.display() == full_parse(stream)
+
+
+def test_ring_dropping_unread_bytes_makes_the_view_catch_up_from_the_tail() -> None:
+    source = MemorySource(capacity=64 * 1024)
+    view = LiveView(source, 80, 24, budget_ms=1000.0)  # the budget alone would never force a catch-up
+    stream = log_flood(5_000)
+    for i in range(0, len(stream), 4096):
+        source.emit(stream[i : i + 4096])
+    assert source.raw.start > view.offset
+    view.advance()
+    assert view.catch_ups == 1 and view.behind == 0
+    assert view.screen.display() == full_parse(stream)
+
+
+def test_output_within_budget_is_parsed_exactly_without_skipping() -> None:
+    source = MemorySource()
+    view = LiveView(source, 80, 24, budget_ms=1000.0)
+    stream = b"\x1b[?1049h" + b"".join(b"\x1b[%d;1Hrow %d" % (y, y) for y in range(1, 25)) + b"\x1b[?1049l"
+    source.emit(stream)
+    assert view.advance()
+    assert view.catch_ups == 0
+    assert view.screen.display() == full_parse(stream)
+
+
+def test_queries_in_history_are_not_answered_but_new_ones_are() -> None:
+    source = MemorySource()
+    source.emit(b"old\x1b[6n")
+    view = LiveView(source, 80, 24)
+    assert source.replies == []
+    source.emit(b"\r\nnew\x1b[6n\x1b[c")
+    view.advance()
+    assert source.replies == [b"\x1b[2;4R", b"\x1b[?62;22c"]
+
+
+def test_resize_resizes_the_screen_and_the_pty() -> None:
+    source = MemorySource()
+    view = LiveView(source, 80, 24)
+    assert source.resizes == []
+    view.resize(100, 30)
+    assert source.resizes == [(100, 30)]
+    assert (view.screen.cols, view.screen.rows) == (100, 30)
+
+
+def test_attaching_at_another_size_resizes_the_pty_to_the_view() -> None:
+    source = MemorySource(cols=120, rows=30)
+    LiveView(source, 80, 24)
+    assert source.resizes == [(80, 24)]
+
+
+def test_new_output_is_signalled_and_close_unsubscribes() -> None:
+    source = MemorySource()
+    signals: list[int] = []
+    view = LiveView(source, 80, 24, on_output=lambda: signals.append(1))
+    source.emit(b"x")
+    assert signals == [1]
+    view.close()
+    source.emit(b"y")
+    assert signals == [1]
+    assert source.listeners == []
+
+
+async def test_live_view_of_a_real_pty_child_answers_queries_and_resizes_it() -> None:
+    child_code = r"""
+import os, signal, sys, termios, tty
+fd = sys.stdin.fileno()
+tty.setraw(fd)
+def size(*_):
+    cols, rows = os.get_terminal_size(fd)
+    os.write(1, f"size {cols}x{rows}\r\n".encode())
+signal.signal(signal.SIGWINCH, size)
+os.write(1, b"ready\r\n\x1b[6n")
+reply = b""
+while not reply.endswith(b"R"):
+    reply += os.read(fd, 1)
+os.write(1, b"got " + reply.replace(b"\x1b", b"ESC") + b"\r\n")
+signal.pause()
+"""
+    source = PtySource([sys.executable, "-c", child_code], cols=80, rows=24)
+    try:
+        view = LiveView(source, 80, 24)
+
+        async def shown(text: str) -> None:
+            deadline = time.monotonic() + 10
+            while not any(text in row for row in view.screen.display()):
+                assert time.monotonic() < deadline, f"{text!r} not shown: {view.screen.display()[:4]}"
+                view.advance()
+                await asyncio.sleep(0.01)
+
+        await shown("got ESC[2;1R")
+        view.resize(100, 30)
+        await shown("size 100x30")
+        assert view.screen.display()[0].rstrip() == "ready"
+        view.close()
+    finally:
+        source.close()
+    assert not source.child.isalive()
