@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 
-import pytest
 
-from openclaw_tui import ToolHost
 from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
 
 from ..core.conftest import wait_for
-
-
-@pytest.fixture
-async def served(tmp_path):
-    sock = tmp_path / "host.sock"
-    async with ToolHost(env={}, config_path="/dev/null") as host:
-        server = HostServer(host, sock)
-        await server.start()
-        try:
-            yield host, sock
-        finally:
-            await server.close()
 
 
 async def test_attached_view_mirrors_sessions_output_and_input(served) -> None:

@@ -16,24 +16,10 @@ import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.lifecycle import members
-from openclaw_tui.remote.client import HostClient, NoHost
+from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
 
-@pytest.fixture
-def sock(tmp_path):
-    return tmp_path / "run" / "host.sock"
-
-
-@pytest.fixture
-async def served(sock):
-    async with ToolHost(env={}, config_path="/dev/null") as host:
-        server = HostServer(host, sock)
-        await server.start()
-        try:
-            yield host, sock
-        finally:
-            await server.close()
 
 
 async def test_socket_and_directory_are_private(served) -> None:
