@@ -1,0 +1,475 @@
+"""``openclaw-tui mcp``: the tools ``exec`` and ``process`` for an agent, as an MCP server on stdio.
+
+Built on the official MCP Python SDK (``mcp`` 2.x, the lowlevel ``Server``). The server holds no sessions
+itself: every tool call is forwarded to the running host over its Unix socket (``HostClient``), so agents
+and operators see the same sessions, and jobs outlive this process.
+
+**Finding the host.** The socket is ``openclaw_tui.remote.paths.socket_path()`` (``$OPENCLAW_TUI_SOCKET``
+names it directly). When nothing serves there at start-up, this server starts one: ``python -m
+openclaw_tui [--config FILE] serve``, detached (its own session, stdin ``/dev/null``, stdout and stderr
+appended to ``serve.log`` next to the socket, the working directory and environment of this process), and
+waits without blocking, up to ``AUTOSTART_TIMEOUT_S``, until the socket accepts connections. That host
+outlives this server on purpose: background jobs survive the agent's client restarting. Stop it like any
+``serve`` (SIGTERM: its sessions end the way a kill does). The connection is made in the background, so
+``initialize`` and ``tools/list`` answer at once; the first tool call waits for it.
+
+**If the host goes away** (stopped or crashed), calls in flight and later calls return a ``failed`` result
+saying so; this server keeps serving. Every later call first tries to reconnect to a host that is running
+again (no second auto-start: an operator who stopped the host meant it), and the first result after a
+reconnect says that sessions from before are gone.
+
+**Scope.** Every call runs in one agent scope: ``--agent NAME``, else the MCP client's name
+(``clientInfo.name`` of the ``initialize`` request; on 2026-07-28 connections, of the first request's
+envelope), else ``"mcp"``. An agent sees only the sessions its scope started.
+
+**Results.** ``text`` becomes the text content, ``details`` the structured content, and
+``details.status == "failed"`` sets ``isError``. A malformed call (unknown tool, bad or missing arguments)
+is a failed result naming the problem, never a protocol error or a crash.
+
+**Exit notifications.** The server subscribes to the host's events and turns every ``exit-notification``
+for its scope into an MCP log message (``notifications/message``, level ``info``, or ``warning`` when the
+job failed), logger ``openclaw-tui``, data the notice text. The host also prepends queued notices to the
+agent's next result; this server does not add them again. The SDK marks logging deprecated as of protocol
+2026-07-28 (SEP-2577) and that revision has no other unsolicited server-to-client message, so delivery
+depends on the era the client opened: on handshake connections (``initialize``, every client today) the
+message goes out at once on the connection, honouring ``logging/setLevel``; on 2026-07-28 connections it
+rides a tool call still in flight that opted in to log messages (for instance a timed ``poll``), and
+otherwise the notice arrives at the top of the next result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any, get_args
+
+import mcp_types as types
+from mcp.server.connection import allowed_log_levels
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.server import Server
+from mcp.server.session import ServerSession
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .. import __version__
+from ..core.models import ACTIONS, ExecParams, ProcessParams
+from . import protocol as p
+from .client import HostClient, NoHost
+from .paths import ensure_private_dir, socket_path
+
+AUTOSTART_TIMEOUT_S = 20.0
+LOG_MAX_BYTES = 1 << 20  # serve.log starts over beyond this
+DEFAULT_SCOPE = "mcp"
+LOGGER = "openclaw-tui"
+TOOLS = ("exec", "process")
+LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
+
+EXEC_DESCRIPTION = (
+    "Run a shell command (the user's shell, -c) on this machine. If it finishes within the yield window "
+    "(yieldMs, default 10000 ms) you get its output and exit code directly. If it is still running then, or "
+    "at once with background: true, it keeps running as a background session and you get its sessionId: "
+    "continue with the process tool (poll for output, write/send-keys/submit/paste for input, kill to stop). "
+    "A non-zero exit is status completed with the exit code in the text; exit 127/126 (not found / not "
+    "executable) and timeouts (timeout, seconds, default 1800) are failed. Set pty: true for anything "
+    "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
+    "the host's working directory unless you give workdir. Do not sleep-loop "
+    "while a background job runs: call process poll with a timeout (ms, up to 30000), or carry on with other "
+    "work - when the job exits you get a notification, and a notice at the top of your next result."
+)
+
+PROCESS_DESCRIPTION = (
+    "Supervise the background sessions you started with exec (you only see your own). Actions: "
+    + ", ".join(ACTIONS)
+    + ". list: your sessions, newest first, [input-wait] marks one waiting for input. poll (sessionId, "
+    "timeout ms <= 30000): output not seen yet and whether it ended; with a timeout it waits for new "
+    "output or the exit - use that instead of sleeping. log (sessionId, offset, limit): the retained "
+    "transcript by lines, by default the last 200. write (data, eof): send text to stdin; eof: true ends "
+    "the input. send-keys (keys such as Enter, C-c, Up, M-x, F5; hex bytes; literal text): keystrokes for a "
+    "pty session. submit: press Enter. paste (text, bracketed default true): paste text. kill: terminate "
+    "the session's process group. clear: drop a finished session. remove: kill if running, clear if "
+    "finished. When a session waits for input, read it with log, then answer with write, send-keys, submit "
+    "or paste. You are notified when a background session exits, so no sleep loops are needed."
+)
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "status": {
+            "type": "string",
+            "enum": ["running", "completed", "failed"],
+            "description": "running: the session continues in the background; completed: the command "
+            "ended (see exitCode); failed: the call or the command failed (see the text and failureKind).",
+        },
+        "sessionId": {
+            "type": ["string", "null"],
+            "description": "The background session this result is about, when there is one.",
+        },
+    },
+    "required": ["status"],
+}
+
+
+class HostUnavailable(RuntimeError):
+    """No host could be reached (and none could be started)."""
+
+
+def failed(text: str, kind: str, **details: Any) -> dict[str, Any]:
+    return {"text": text, "details": {"status": "failed", "failureKind": kind, **details}}
+
+
+def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
+    """``{text, details}`` as MCP: text content, structured content, ``isError`` for failed."""
+    details = res.get("details")
+    if not isinstance(details, dict):
+        details = {"status": "failed", "failureKind": "bad-result"}
+    return types.CallToolResult(
+        content=[types.TextContent(text=str(res.get("text", "")))],
+        structured_content=details,
+        is_error=details.get("status") == "failed",
+    )
+
+
+def tool_definitions() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name="exec",
+            title="Run a shell command",
+            description=EXEC_DESCRIPTION,
+            input_schema=ExecParams.model_json_schema(),
+            output_schema=OUTPUT_SCHEMA,
+            annotations=types.ToolAnnotations(
+                title="Run a shell command", read_only_hint=False, destructive_hint=True, open_world_hint=True
+            ),
+        ),
+        types.Tool(
+            name="process",
+            title="Supervise background sessions",
+            description=PROCESS_DESCRIPTION,
+            input_schema=ProcessParams.model_json_schema(),
+            output_schema=OUTPUT_SCHEMA,
+            annotations=types.ToolAnnotations(
+                title="Supervise background sessions",
+                read_only_hint=False,
+                destructive_hint=True,
+                open_world_hint=False,
+            ),
+        ),
+    ]
+
+
+class McpBridge:
+    """The MCP side (tool handlers, notifications) joined to one host connection."""
+
+    def __init__(self, agent: str | None, config_path: str | None, path: Path | None = None) -> None:
+        self.scope: str | None = agent or None
+        self.config_path = config_path
+        self.path = path or socket_path()
+        self.client: HostClient | None = None
+        self.serve_proc: subprocess.Popen[bytes] | None = None
+        self.min_level: types.LoggingLevel = "debug"
+        self._first: asyncio.Task[HostClient] | None = None
+        self._lock = asyncio.Lock()
+        self._lost = False  # a host we were connected to went away
+        self._tell_reconnected = False
+        self._closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._legacy_session: ServerSession | None = None  # handshake era: the connection's own channel
+        self._inflight: list[ServerRequestContext[Any, Any]] = []  # 2026-07-28 era: open tool calls
+        self.tools = tool_definitions()
+
+    # -- the MCP server ---------------------------------------------------------------------------
+    def build_server(self) -> Server[Any]:
+        with warnings.catch_warnings():  # logging is deprecated at 2026-07-28; handshake clients use it
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            server: Server[Any] = Server(
+                "openclaw-tui",
+                version=__version__,
+                title="openclaw-tui",
+                instructions=(
+                    "Run shell commands with exec; long or interactive ones continue as background sessions "
+                    "you supervise with process (poll with a timeout instead of sleeping; you are notified "
+                    "when a background session exits)."
+                ),
+                on_list_tools=self._on_list_tools,
+                on_call_tool=self._on_call_tool,
+                on_set_logging_level=self._on_set_level,
+            )
+        server.add_notification_handler(
+            "notifications/initialized", types.NotificationParams, self._on_initialized
+        )
+        return server
+
+    async def _on_list_tools(self, ctx: ServerRequestContext[Any, Any], params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools)
+
+    async def _on_set_level(
+        self, ctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        self.min_level = params.level
+        return types.EmptyResult()
+
+    async def _on_initialized(self, ctx: ServerRequestContext[Any, Any], params: Any) -> None:
+        # The handshake is complete: this session's standalone channel reaches the client any time.
+        self._legacy_session = ctx.session
+        self._adopt_scope(ctx.session)
+
+    async def _on_call_tool(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        self._adopt_scope(ctx.session)
+        modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if modern:
+            self._inflight.append(ctx)
+        elif self._legacy_session is None:  # a client that skipped notifications/initialized
+            self._legacy_session = ctx.session
+        try:
+            res = await self.call(params.name, params.arguments)
+        except Exception as exc:  # a bug here must not cost the agent its server
+            res = failed(f"internal error in the MCP server: {type(exc).__name__}: {exc}", "internal-error")
+        finally:
+            if modern:
+                self._inflight.remove(ctx)
+        return to_mcp_result(res)
+
+    def _adopt_scope(self, session: ServerSession) -> None:
+        if self.scope is not None:
+            return
+        client_params = session.client_params
+        name = client_params.client_info.name if client_params is not None else ""
+        self.scope = name or DEFAULT_SCOPE
+        if self.client is not None and not self.client.closed.is_set():
+            self._spawn(self._follow_events(self.client))
+
+    # -- tool calls -------------------------------------------------------------------------------
+    async def call(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        if name not in TOOLS:
+            return failed(f"unknown tool {name!r}; valid tools: exec, process", "unknown-tool")
+        args = dict(arguments or {})
+        if "tool" in args and args.pop("tool") != name:
+            return failed(
+                f"unknown parameter 'tool' in a {name} call (the tool is chosen by the call's name)",
+                "invalid-params",
+            )
+        try:
+            client = await self._host()
+        except HostUnavailable as exc:
+            return failed(str(exc), "no-host")
+        note, self._tell_reconnected = self._tell_reconnected, False
+        try:
+            res = await client.call({"tool": name, **args}, agent=self.scope or DEFAULT_SCOPE)
+        except p.RemoteError as exc:
+            return failed(f"the openclaw-tui host rejected the call: {exc}", "host-error")
+        except ConnectionError:
+            self._lost = True
+            return failed(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
+        if note and isinstance(res.get("text"), str):
+            res["text"] = (
+                "Note: the openclaw-tui host went away earlier and this server has reconnected; sessions "
+                "started before that are gone.\n\n" + res["text"]
+            )
+        return res
+
+    def _gone_text(self, when: str) -> str:
+        return (
+            f"the openclaw-tui host on {self.path} went away {when}. Sessions started on it are gone. "
+            "Start it again with `openclaw-tui serve` (or open the dashboard); the next call reconnects."
+        )
+
+    async def _host(self) -> HostClient:
+        client = self.client
+        if client is not None and not client.closed.is_set():
+            return client
+        if self._first is not None and not self._first.done():
+            return await asyncio.shield(self._first)
+        async with self._lock:
+            client = self.client
+            if client is not None and not client.closed.is_set():
+                return client
+            if self.client is not None or self._lost:  # we had a host and it went away
+                self._lost = True
+                try:
+                    client = await self._connect(autostart=False)
+                except HostUnavailable:
+                    raise HostUnavailable(self._gone_text("and is still not running")) from None
+                self._tell_reconnected = True
+                self._lost = False
+                return client
+            return await self._connect(autostart=True)  # the first attempt failed: try again
+
+    # -- the host connection ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect (starting a host if none runs) in the background."""
+        self._first = asyncio.ensure_future(self._connect(autostart=True))
+        self._first.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved later by calls
+
+    async def _connect(self, autostart: bool) -> HostClient:
+        try:
+            client = await self._try_connect()
+        except NoHost:
+            if not autostart:
+                raise HostUnavailable(f"no openclaw-tui host is running on {self.path}") from None
+            client = await self._start_host()
+        self.client = client
+        self._spawn(self._watch(client))
+        if self.scope is not None:
+            self._spawn(self._follow_events(client))
+        return client
+
+    async def _try_connect(self) -> HostClient:
+        try:
+            return await HostClient.connect(self.path, client=f"openclaw-tui mcp ({self.scope or 'agent'})")
+        except NoHost:
+            raise
+        except (OSError, p.RemoteError) as exc:
+            raise HostUnavailable(f"cannot reach the openclaw-tui host on {self.path}: {exc}") from exc
+
+    async def _start_host(self) -> HostClient:
+        """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections."""
+        try:
+            ensure_private_dir(self.path)
+        except (OSError, RuntimeError) as exc:
+            raise HostUnavailable(f"cannot start an openclaw-tui host: {exc}") from exc
+        log_path = self.path.parent / "serve.log"
+        cmd = [sys.executable, "-m", "openclaw_tui"]
+        if self.config_path:
+            cmd += ["--config", self.config_path]
+        cmd.append("serve")
+        try:
+            self.serve_proc = await asyncio.to_thread(_spawn_detached, cmd, log_path)
+        except OSError as exc:
+            raise HostUnavailable(f"cannot start an openclaw-tui host ({' '.join(cmd)}): {exc}") from exc
+        deadline = time.monotonic() + AUTOSTART_TIMEOUT_S
+        while True:
+            try:
+                return await self._try_connect()
+            except NoHost:
+                pass
+            started = f"no openclaw-tui host was running on {self.path}, and the one this MCP server started"
+            exited = self.serve_proc.poll()
+            if exited is not None:
+                # Another agent's server may have won the race to start one; a last look, then give up.
+                with contextlib.suppress(NoHost):
+                    return await self._try_connect()
+                raise HostUnavailable(
+                    f"{started} exited with status {exited}: {_tail(log_path)} (log: {log_path})"
+                )
+            if time.monotonic() > deadline:
+                raise HostUnavailable(
+                    f"{started} (pid {self.serve_proc.pid}) did not accept connections within "
+                    f"{AUTOSTART_TIMEOUT_S:.0f} s (log: {log_path})"
+                )
+            await asyncio.sleep(0.05)
+
+    async def _watch(self, client: HostClient) -> None:
+        await client.closed.wait()
+        if not self._closing and client is self.client:
+            self._lost = True
+            if self.serve_proc is not None:
+                self.serve_proc.poll()  # reap it if it was ours
+
+    async def _follow_events(self, client: HostClient) -> None:
+        with contextlib.suppress(ConnectionError, p.RemoteError):
+            async for event in client.events():
+                if event.get("kind") != "exit-notification":
+                    continue
+                data = event.get("data") or {}
+                if data.get("agent") == self.scope:
+                    await self.notify(data)
+
+    # -- notifications ----------------------------------------------------------------------------
+    async def notify(self, notice: dict[str, Any]) -> None:
+        level: types.LoggingLevel = "warning" if notice.get("status") == "failed" else "info"
+        text = str(notice.get("text", ""))
+        try:
+            if self._legacy_session is not None:
+                if LEVELS.index(level) < LEVELS.index(self.min_level):
+                    return
+                message = types.LoggingMessageNotification(
+                    params=types.LoggingMessageNotificationParams(level=level, data=text, logger=LOGGER)
+                )
+                await self._legacy_session.send_notification(message)
+                return
+            for ctx in list(self._inflight):  # 2026-07-28: only on a call's own stream, when it opted in
+                if level in allowed_log_levels(ctx.protocol_version, ctx.meta):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", MCPDeprecationWarning)
+                        await ctx.session.send_log_message(
+                            level, text, LOGGER, related_request_id=ctx.request_id
+                        )
+                    return
+        except Exception:  # the client went away; the notice still reaches the next result
+            return
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._first is not None and not self._first.done():
+            self._first.cancel()
+            with contextlib.suppress(BaseException):
+                await self._first
+        for task in list(self._tasks):
+            task.cancel()
+        if self.client is not None:
+            await self.client.close()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _spawn_detached(cmd: list[str], log_path: Path) -> subprocess.Popen[bytes]:
+    """Start ``cmd`` in a session of its own, so it outlives this server and its client's kill."""
+    with open(log_path, "wb" if _size(log_path) > LOG_MAX_BYTES else "ab") as log:
+        return subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+        )
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _tail(path: Path, chars: int = 400) -> str:
+    try:
+        text = path.read_bytes()[-chars:].decode(errors="replace").strip()
+    except OSError:
+        return "(no log)"
+    return " ".join(text.split()) or "(empty log)"
+
+
+async def serve_mcp(agent: str | None, config_path: str | None) -> int:
+    bridge = McpBridge(agent, config_path)
+    server = bridge.build_server()
+    bridge.start()
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        await bridge.close()
+    return 0
+
+
+def run_mcp(agent: str | None, config_path: str | None) -> int:
+    """``openclaw-tui mcp``: serve MCP on stdin/stdout until the client closes stdin."""
+    try:
+        return asyncio.run(serve_mcp(agent, config_path))
+    except KeyboardInterrupt:
+        return 130
