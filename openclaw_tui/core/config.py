@@ -4,7 +4,9 @@ The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeout
 ``notifyOnExit``, ``notifyOnExitEmptySuccess``) plus the environment variables agents' hosts already set
 (``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
 clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
-A value in the environment that is not a plain integer is ignored with a warning, never guessed at.
+A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
+runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``); the
+default secret paths are computed from the environment so that they include the host's own socket directory.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ YIELD_RANGE = (10, 120_000)
 TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
 OUTPUT_RANGE = (1_000, 200_000)
 INPUT_WAIT_RANGE = (1_000, 600_000)
+HOST_MODES = ("auto", "sandbox", "gateway")
+HOST_ALIASES = {"host": "gateway"}
 
 
 class ConfigWarning(UserWarning):
@@ -55,6 +59,11 @@ class ExecSettings:
     notify_on_exit_empty_success: bool = False
     raw_ring_bytes: int = RAW_RING_BYTES
     kill_grace_s: float = KILL_GRACE_S
+    host: str = "auto"  # auto | sandbox | gateway; exec turns it into the run's actual host before spawning
+    sandbox_network: bool = True
+    secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
+    path_prepend: tuple[str, ...] = ()
+    elevated: bool = False  # per run, set by exec: this run was admitted to run outside the sandbox
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,29 @@ class Settings:
 
 def clamp(value: int, bounds: tuple[int, int]) -> int:
     return max(bounds[0], min(bounds[1], value))
+
+
+def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Paths sandboxed runs must not see: credentials, their agents' sockets, and the host's socket directory.
+
+    The socket directory follows the host's rule (``$OPENCLAW_TUI_SOCKET``'s directory, else
+    ``$XDG_RUNTIME_DIR/openclaw-tui``, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed, since
+    hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because they
+    would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back.
+    """
+    home = env.get("HOME") or os.path.expanduser("~")
+    paths = [os.path.join(home, p) for p in (".ssh", ".aws", os.path.join(".config", "gcloud"), ".gnupg")]
+    runtime = env.get("XDG_RUNTIME_DIR")
+    if runtime:
+        paths += [os.path.join(runtime, "openclaw-tui"), os.path.join(runtime, "gnupg")]
+    paths.append(f"/tmp/openclaw-tui-{os.getuid()}")
+    for key in ("OPENCLAW_TUI_SOCKET", "SSH_AUTH_SOCK"):
+        if env.get(key):
+            target = os.path.abspath(os.path.expanduser(env[key]))
+            paths.append(os.path.dirname(target) if key == "OPENCLAW_TUI_SOCKET" else target)
+    if env.get("GNUPGHOME"):
+        paths.append(os.path.abspath(os.path.expanduser(env["GNUPGHOME"])))
+    return tuple(dict.fromkeys(paths))
 
 
 def default_config_path(env: Mapping[str, str]) -> Path:
@@ -100,7 +132,7 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     else:
         source = "defaults"
     tools = _table(data, "tools")
-    base = _apply_env(_exec_from_toml(ExecSettings(), _table(tools, "exec")), env)
+    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), _table(tools, "exec")), env)
     agents = {
         name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec")), env)
         for name, table in _table(data, "agents").items()
@@ -133,6 +165,9 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
 def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSettings:
     changes: dict[str, Any] = {}
     for key, value in table.items():
+        if key in _PLACEMENT_KEYS:
+            changes.update(_placement(base, key, value))
+            continue
         if key not in _TOML_KEYS:
             warnings.warn(f"unknown setting tools.exec.{key} ignored", ConfigWarning, stacklevel=3)
             continue
@@ -146,6 +181,58 @@ def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSetting
     return _clamped(replace(base, **changes))
 
 
+_PLACEMENT_KEYS = ("host", "pathPrepend", "sandbox")
+
+
+def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
+    """``host``, ``pathPrepend`` and the ``sandbox`` table: where and with what a run executes."""
+    if key == "host":
+        mode = HOST_ALIASES.get(str(value).lower(), str(value).lower()) if isinstance(value, str) else None
+        if mode not in HOST_MODES:
+            _warn(f"tools.exec.host must be one of {', '.join(HOST_MODES)}, got {value!r}: ignored")
+            return {}
+        return {"host": mode}
+    if key == "pathPrepend":
+        dirs = _paths("tools.exec.pathPrepend", value)
+        return {} if dirs is None else {"path_prepend": dirs}
+    if not isinstance(value, dict):
+        _warn(f"tools.exec.sandbox must be a table, got {value!r}: ignored")
+        return {}
+    changes: dict[str, Any] = {}
+    for sub, item in value.items():
+        if sub == "network" and isinstance(item, bool):
+            changes["sandbox_network"] = item
+        elif sub == "secrets":
+            extra = _paths("tools.exec.sandbox.secrets", item)
+            if extra is not None:
+                changes["secrets"] = tuple(dict.fromkeys(base.secrets + extra))
+        elif sub == "network":
+            _warn(f"tools.exec.sandbox.network must be bool, got {item!r}: ignored")
+        else:
+            _warn(f"unknown setting tools.exec.sandbox.{sub} ignored")
+    return changes
+
+
+def _paths(name: str, value: Any) -> tuple[str, ...] | None:
+    """A list of absolute paths (``~`` expanded); relative entries are dropped, since they would depend
+    on each run's directory (a relative PATH entry is exactly the hijack the env check refuses)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _warn(f"{name} must be a list of paths, got {value!r}: ignored")
+        return None
+    out: list[str] = []
+    for raw in value:
+        path = os.path.expanduser(raw)
+        if not os.path.isabs(path):
+            _warn(f"{name}: {raw!r} is not an absolute path: ignored")
+            continue
+        out.append(os.path.normpath(path))
+    return tuple(out)
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, ConfigWarning, stacklevel=5)
+
+
 _ENV_KEYS = (
     ("OPENCLAW_BASH_YIELD_MS", "PI_BASH_YIELD_MS", "yield_ms"),
     ("OPENCLAW_BASH_MAX_OUTPUT_CHARS", "PI_BASH_MAX_OUTPUT_CHARS", "max_output_chars"),
@@ -156,7 +243,7 @@ _ENV_KEYS = (
 
 
 def _apply_env(base: ExecSettings, env: Mapping[str, str]) -> ExecSettings:
-    changes: dict[str, int] = {}
+    changes: dict[str, Any] = {}
     for name, legacy, attr in _ENV_KEYS:
         key = name if env.get(name, "").strip() else legacy
         raw = env.get(key, "").strip()

@@ -3,19 +3,22 @@
 The agent's turn should not block on a long build, and should not lose a quick command's output either,
 so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
 output or a session id with a short tail. A cancelled call takes its foreground run with it; a
-backgrounded run lives on under the registry.
+backgrounded run lives on under the registry. Where the run executes (sandbox or host) is decided here,
+before the environment check that depends on it, and travels to the launcher in the run's settings.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .config import TAIL_CHARS, YIELD_RANGE, clamp
-from .launch import LaunchError, check_env, end_session, resolve_workdir
+from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
 from .results import ToolResult, failure, result
+from .sandbox import SANDBOX
 from .session import FAILED, Session
 
 if TYPE_CHECKING:
@@ -26,18 +29,19 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
     settings = host.settings.for_agent(agent)
     if params.elevated and not host.settings.elevated_allowed:
         return refused(
-            "elevated runs are not enabled on this host (set tools.elevated.enabled = true in the config); "
-            "nothing was run",
+            "elevated runs (outside the sandbox) are not enabled on this host (set tools.elevated.enabled = "
+            "true in the config); nothing was run",
             "elevated-refused",
         )
     try:
         cwd = resolve_workdir(params.workdir)
-        env = check_env(params.env)
+        where = await choose_host(settings.host, params.elevated)
+        env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
-        session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, settings)
+        run = replace(settings, host=where, elevated=params.elevated)
+        session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
-    session.elevated = params.elevated
 
     if not host.settings.process_allowed:
         await _wait_foreground(session, None)
@@ -104,8 +108,8 @@ def session_fields(session: Session) -> dict[str, Any]:
 
 
 _EXEC_FIELDS = (
-    "sessionId", "name", "pid", "pty", "cwd", "host", "startedAt", "durationMs", "exitCode", "exitSignal",
-    "truncated", "timedOut", "cleanup",
+    "sessionId", "name", "pid", "pty", "cwd", "host", "elevated", "startedAt", "durationMs", "exitCode",
+    "exitSignal", "truncated", "timedOut", "cleanup",
 )
 
 
@@ -113,7 +117,7 @@ def background_result(session: Session) -> ToolResult:
     tail = session.output.tail_text(TAIL_CHARS)
     session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
     details = session_fields(session)
-    details.update(tail=tail, elevated=session.elevated, failureKind=None)
+    details.update(tail=tail, failureKind=None)
     text = (
         f"Command still running in the background: session {session.id} ({session.name}), pid {session.pid}.\n"
         f"Use process with sessionId \"{session.id}\": poll (with timeout) for new output, log to read it, "

@@ -1,9 +1,12 @@
-"""From an exec request to a supervised child: shell, environment, workdir, and the watch until it ends.
+"""From an exec request to a supervised child: shell, environment, workdir, host, and the watch until it ends.
 
 Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
-override that could hijack the shell or the dynamic loader), so a refused call leaves nothing behind.
-Once running, one supervisor task per session waits for the leader's exit or the timeout, makes sure no
-descendant outlives the session, and only then declares it ended.
+override that could hijack the shell or the dynamic loader, a sandbox that is required but unusable, a
+workdir the sandbox would hide), so a refused call leaves nothing behind. A run goes to the sandbox or to
+the host (``gateway``) as ``tools.exec.host`` and ``elevated`` decide; ``pathPrepend`` is added to PATH
+after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
+one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
+outlives the session, and only then declares it ended.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ import asyncio
 import os
 from collections.abc import Mapping
 
-from .lifecycle import group_alive, terminate_group
+from . import sandbox
+from .lifecycle import POLL_S, fresh_table, group_alive, members, terminate_group
 from .runner import Child, spawn_pipe, spawn_pty
+from .sandbox import GATEWAY, SANDBOX
 from .session import Session
 
 PTY_COLS, PTY_ROWS = 120, 30
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
+SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
 
 REFUSED_ENV = frozenset(
@@ -52,16 +58,28 @@ def is_refused(key: str) -> bool:
     return key.upper() in REFUSED_ENV or key.upper().startswith(REFUSED_PREFIXES)
 
 
-def check_env(overrides: Mapping[str, object] | None) -> dict[str, str]:
-    """Literal overrides as strings; refuses keys that could change what the shell or loader runs."""
+def check_env(overrides: Mapping[str, object] | None, sandboxed: bool = False) -> dict[str, str]:
+    """Literal overrides as strings; refuses keys that could change what the shell or loader runs.
+
+    A sandboxed run also refuses the few variables glibc would obey in the sandbox launcher, which
+    starts outside the sandbox (glibc itself ignores them for setuid programs).
+    """
     if not overrides:
         return {}
     refused = sorted(k for k in overrides if is_refused(k))
     if refused:
         raise LaunchError(
             "env-refused",
-            f"env may not override {', '.join(refused)} on host runs (PATH, loader and shell-startup variables "
-            "such as LD_*, DYLD_*, PYTHONPATH, BASH_ENV, ENV, IFS are refused); nothing was started",
+            f"env may not override {', '.join(refused)} (PATH, loader and shell-startup variables "
+            "such as LD_*, DYLD_*, PYTHONPATH, BASH_ENV, ENV, IFS are refused; add directories to PATH with "
+            "tools.exec.pathPrepend in the config); nothing was started",
+        )
+    launcher = sorted(k for k in overrides if sandboxed and k.upper() in sandbox.LAUNCHER_REFUSED_ENV)
+    if launcher:
+        raise LaunchError(
+            "env-refused",
+            f"env may not set {', '.join(launcher)} on sandboxed runs (the sandbox launcher runs outside the "
+            "sandbox and the C library would act on them); nothing was started",
         )
     out: dict[str, str] = {}
     for key, value in overrides.items():
@@ -88,20 +106,68 @@ def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
     return ["/bin/sh", "-c", command]
 
 
-def child_env(base: Mapping[str, str], overrides: Mapping[str, str], pty: bool) -> dict[str, str]:
+def child_env(
+    base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = ()
+) -> dict[str, str]:
     env = {k: v for k, v in base.items() if k not in ("BASH_ENV", "ENV")}
     if pty:
         env["TERM"] = "xterm-256color"  # what our terminal view emulates; the env parameter may override it
         env.update(COLUMNS=str(PTY_COLS), LINES=str(PTY_ROWS))
     env.update(overrides)
+    if path_prepend:
+        env["PATH"] = os.pathsep.join([*path_prepend, env.get("PATH") or os.defpath])
     env["OPENCLAW_SHELL"] = "exec"
     return env
 
 
+async def choose_host(mode: str, elevated: bool) -> str:
+    """Where a run executes: ``gateway`` (the host) or ``sandbox``; probes bubblewrap once, off the loop.
+
+    ``elevated`` (already checked against ``tools.elevated.enabled``) always means the host; ``auto``
+    takes the sandbox when bubblewrap works here; ``sandbox`` without a working bubblewrap is refused.
+    """
+    if elevated or mode == GATEWAY:
+        return GATEWAY
+    found = await sandbox.check()
+    if found.usable:
+        return SANDBOX
+    if mode == SANDBOX:
+        raise LaunchError(
+            "sandbox-unavailable",
+            f"tools.exec.host is \"sandbox\" but the sandbox cannot run here: {found.reason}; "
+            "nothing was started",
+        )
+    return GATEWAY
+
+
+def _placed_argv(session: Session, argv: list[str]) -> list[str]:
+    """Wrap ``argv`` in the sandbox when this run goes there, and record where it runs."""
+    settings = session.settings
+    if settings.elevated or settings.host == GATEWAY:
+        session.host_kind = GATEWAY
+        return argv
+    found = sandbox.cached() or sandbox.availability()  # probed already unless a caller skipped exec
+    if not found.usable:
+        if settings.host == SANDBOX:
+            why = f"the sandbox cannot run here: {found.reason}; nothing was started"
+            raise LaunchError("sandbox-unavailable", why)
+        session.host_kind = GATEWAY
+        return argv
+    try:
+        wrapped = sandbox.wrap(
+            argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
+            tools=found,
+        )
+    except sandbox.SecretWorkdir as exc:
+        raise LaunchError("workdir-secret", str(exc)) from exc
+    session.host_kind = SANDBOX
+    return wrapped
+
+
 def start(session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str]) -> Child:
-    """Spawn the session's command; raises LaunchError when the OS refuses."""
-    env = child_env(base_env, env_overrides, session.pty)
-    argv = shell_argv(session.command, base_env)
+    """Spawn the session's command (sandboxed or not); raises LaunchError when refused or the OS refuses."""
+    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend)
+    argv = _placed_argv(session, shell_argv(session.command, base_env))
     try:
         if session.pty:
             child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS)
@@ -130,8 +196,26 @@ async def end_session(session: Session, reason: str | None) -> None:
 
 async def _terminate(session: Session) -> None:
     assert session.child is not None
+    if session.host_kind == SANDBOX:
+        await _sandbox_started(session.child.pgid)
     confirmed = await terminate_group(session.child.pgid, session.settings.kill_grace_s)
     session.cleanup = "confirmed" if confirmed else "uncertain"
+
+
+async def _sandbox_started(pgid: int) -> None:
+    """Wait (a few ms, at most SANDBOX_START_S) until the program inside has started, or all is gone.
+
+    Until the program's dispositions are restored inside, every process of the session is launcher and
+    ignores SIGTERM, so a kill sent then would be lost and the program would only meet SIGKILL after the
+    grace period; waiting for it gives it the same SIGTERM a host run gets.
+    """
+    tools = sandbox.cached()
+    deadline = asyncio.get_running_loop().time() + SANDBOX_START_S
+    while tools is not None and asyncio.get_running_loop().time() < deadline:
+        pids = members(pgid, await fresh_table())
+        if not pids or sandbox.program_started(pids, tools):
+            return
+        await asyncio.sleep(POLL_S / 4)
 
 
 async def supervise(session: Session, timeout_s: float) -> int:
@@ -150,7 +234,7 @@ async def supervise(session: Session, timeout_s: float) -> int:
     await _settle(session, child)
     child.release()
     session.flush_text()
-    session.mark_exited(status)
+    session.mark_exited(sandbox.wait_status(status) if session.host_kind == SANDBOX else status)
     return status
 
 

@@ -86,7 +86,7 @@ class Session:
         self.ended_ms: int | None = None
         self._ended_mono: float | None = None
         self.backgrounded = False
-        self.elevated = False
+        self.elevated = settings.elevated  # admitted to run outside the sandbox (host_kind is then gateway)
         self.exit_code: int | None = None
         self.exit_signal: str | None = None
         self.timed_out = False
@@ -257,6 +257,7 @@ class Session:
             "agent": self.agent,
             "pid": self.pid,
             "pty": self.pty,
+            "backgrounded": self.backgrounded,
             "cwd": self.cwd,
             "host": self.host_kind,
             "elevated": self.elevated,

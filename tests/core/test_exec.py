@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from openclaw_tui import ToolHost
+from openclaw_tui.core import sandbox
 
 from .conftest import bg, make_host, poll_until, wait_for
 
@@ -22,7 +23,8 @@ async def test_foreground_run_returns_output_directly_and_is_not_retained(host: 
     assert "out" in r["text"] and "err" in r["text"]
     assert DETAIL_FIELDS <= set(r["details"])
     assert r["details"]["sessionId"] is None and r["details"]["exitCode"] == 0
-    assert r["details"]["host"] == "gateway"
+    # tools.exec.host defaults to auto: the sandbox where bubblewrap works, the host (gateway) elsewhere
+    assert r["details"]["host"] == ("sandbox" if sandbox.availability().usable else "gateway")
     assert len(host.registry) == 0
 
 
@@ -44,7 +46,8 @@ async def test_not_executable_fails_with_126(host: ToolHost, tmp_path) -> None:
     script = tmp_path / "script.sh"
     script.write_text("echo hi\n")
     script.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    r = await host.call({"tool": "exec", "command": str(script)}, agent="main")
+    # run in tmp_path: a sandboxed run has a private /tmp and sees the host's only through its workdir
+    r = await host.call({"tool": "exec", "command": str(script), "workdir": str(tmp_path)}, agent="main")
     assert r["details"]["status"] == "failed"
     assert r["details"]["exitCode"] == 126
     assert r["details"]["failureKind"] == "not-executable"

@@ -1,0 +1,233 @@
+"""The bubblewrap sandbox around a run: what it sees, what it may write, and how it stays killable.
+
+A sandboxed run sees the system read-only, writes only its workdir and a private ``/tmp``, finds secret
+paths empty, and has its own PID and IPC namespaces (and, with networking off, an empty network one).
+The host must manage it exactly like a host run, so the wrapping serves the host's process-group kill:
+``bwrap`` runs in the session's group with the terminating signals ignored (``env --ignore-signal``), so
+a SIGTERM reaches the program inside and gets its grace period instead of collapsing the sandbox at
+once, while SIGKILL kills ``bwrap`` and ``--die-with-parent`` takes the namespace with it; the program
+gets default dispositions back before its shell starts. ``--new-session`` is not used: it would cut a
+PTY run off its controlling terminal (it guards a shared terminal against injected input, and a
+session's PTY is its own); instead a small helper makes a PTY job the terminal's foreground group, so
+Ctrl-C and the kernel's input-wait evidence see the program rather than the launcher. Whether the
+sandbox works is probed once per process, off the event loop, and cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SANDBOX = "sandbox"
+GATEWAY = "gateway"
+PROBE_TIMEOUT_S = 5.0
+PRIVATE_TMP = "/tmp"
+# Signals the launcher ignores so that only the program decides how it ends (a kill still reaches it).
+LAUNCHER_IGNORES = "HUP,INT,QUIT,TERM"
+# In a PTY run: restore default dispositions (Python ignores SIGPIPE/SIGXFSZ), take the terminal's
+# foreground for a new process group with SIGTTOU held off while doing so, then run the shell.
+PTY_HELPER = (
+    "import os,signal as s,sys\n"
+    "for n in ('SIGHUP','SIGINT','SIGQUIT','SIGTERM','SIGPIPE','SIGXFSZ'):s.signal(getattr(s,n),s.SIG_DFL)\n"
+    "try:\n"
+    " os.setpgid(0,0);s.pthread_sigmask(s.SIG_BLOCK,[s.SIGTTOU]);os.tcsetpgrp(0,os.getpgrp())\n"
+    "except OSError:pass\n"
+    "s.pthread_sigmask(s.SIG_UNBLOCK,[s.SIGTTOU])\n"
+    "os.execv(sys.argv[1],sys.argv[1:])\n"
+)
+# Environment variables glibc obeys in the launcher (which runs outside the sandbox) and ignores for
+# setuid programs; an ``env`` override may not set them on sandboxed runs (LD_* and others are refused
+# on every run already).
+LAUNCHER_REFUSED_ENV = frozenset(
+    {"LOCPATH", "NLSPATH", "HOSTALIASES", "LOCALDOMAIN", "RES_OPTIONS", "RESOLV_HOST_CONF", "MALLOC_TRACE",
+     "NIS_PATH", "GETCONF_DIR", "TZDIR"}
+)
+_SIGNAL_NUMBERS = frozenset(int(s) for s in signal.Signals)
+
+
+class SecretWorkdir(ValueError):
+    """The workdir lies inside a path the sandbox hides, so the run could not see its own directory."""
+
+
+@dataclass(frozen=True)
+class Availability:
+    """The probe's verdict: ``usable``, the tools it found, and ``reason`` in words either way."""
+
+    usable: bool
+    reason: str
+    bwrap: str = ""
+    env: str = ""
+    python: str = ""
+
+
+_cached: Availability | None = None
+_lock = threading.Lock()
+
+
+def cached() -> Availability | None:
+    """The verdict if the probe already ran in this process (for status lines that must not block)."""
+    return _cached
+
+
+def availability() -> Availability:
+    """Probe once per process (blocking, a few tens of ms): call off the event loop."""
+    global _cached
+    with _lock:
+        if _cached is None:
+            _cached = _probe()
+        return _cached
+
+
+async def check() -> Availability:
+    """The cached verdict, probing in a worker thread the first time."""
+    if _cached is not None:
+        return _cached
+    return await asyncio.to_thread(availability)
+
+
+def forget() -> None:
+    """Drop the cached verdict (tests, or after installing bubblewrap)."""
+    global _cached
+    with _lock:
+        _cached = None
+
+
+def _probe() -> Availability:
+    bwrap, env = shutil.which("bwrap"), shutil.which("env")
+    python = os.path.realpath(sys.executable) if sys.executable else ""
+    if not bwrap:
+        return Availability(False, "bwrap is not installed (Debian package bubblewrap)")
+    if not env or not python:
+        return Availability(False, "env or a Python interpreter for the sandbox helper was not found", bwrap)
+    found = Availability(True, f"{bwrap} works here", bwrap, env, python)
+    for pty in (False, True):  # both launch paths, with every option a run may use
+        argv = wrap([env, "true"], None, pty=pty, network=False, secrets=(), tools=found)
+        try:
+            proc = subprocess.run(
+                argv, check=False, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_TIMEOUT_S
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return Availability(False, f"bwrap probe failed: {exc}", bwrap, env, python)
+        if proc.returncode != 0:
+            detail = proc.stderr.decode(errors="replace").strip().splitlines()
+            why = detail[-1] if detail else f"exit status {proc.returncode}"
+            why = f"bwrap is installed but cannot sandbox here: {why}"
+            return Availability(False, why, bwrap, env, python)
+    return found
+
+
+def wrap(
+    argv: Sequence[str],
+    workdir: str | None,
+    *,
+    pty: bool,
+    network: bool,
+    secrets: Iterable[str],
+    tools: Availability,
+) -> list[str]:
+    """The argv that runs ``argv`` sandboxed in ``workdir`` (None: no writable directory, in ``/``).
+
+    Raises SecretWorkdir when the workdir is inside a hidden path.
+    """
+    real = os.path.realpath(workdir) if workdir is not None else None
+    out = [tools.env, f"--ignore-signal={LAUNCHER_IGNORES}", tools.bwrap]
+    out += ["--ro-bind", "/", "/", "--tmpfs", PRIVATE_TMP]
+    if real is not None:
+        out += ["--bind", real, real]  # after the private /tmp, so a workdir under /tmp stays the real one
+    out += ["--dev", "/dev", "--proc", "/proc"]
+    for path, is_dir in hidden_paths(secrets, real):
+        out += ["--tmpfs", path, "--remount-ro", path] if is_dir else ["--ro-bind", "/dev/null", path]
+    out += ["--unshare-pid", "--unshare-ipc", "--die-with-parent"]
+    if not network:
+        out.append("--unshare-net")
+    if os.geteuid() == 0:
+        out += ["--cap-drop", "ALL"]  # root keeps every capability in bwrap otherwise (and could unmount)
+    out += ["--chdir", _chdir(workdir, real), "--"]
+    if pty:
+        out += [tools.python, "-I", "-S", "-c", PTY_HELPER]
+    else:
+        out += [tools.env, f"--default-signal={LAUNCHER_IGNORES}"]
+    return out + list(argv)
+
+
+def _chdir(workdir: str | None, real: str | None) -> str:
+    """The workdir as given, unless its spelling only exists on the host (under the private /tmp)."""
+    if workdir is None or real is None:
+        return "/"
+    return real if within(workdir, PRIVATE_TMP) else workdir
+
+
+def hidden_paths(secrets: Iterable[str], workdir: str | None) -> list[tuple[str, bool]]:
+    """``(path, is_directory)`` for each secret that exists and would otherwise be visible.
+
+    Secrets are resolved through symlinks (the mount must cover the real thing), a secret inside another
+    is covered by it, and one under the private ``/tmp`` is already invisible unless the workdir exposes it.
+    """
+    found: dict[str, bool] = {}
+    for raw in secrets:
+        path = os.path.realpath(raw)
+        if workdir is not None and within(workdir, path):
+            raise SecretWorkdir(
+                f"workdir {workdir!r} is inside {raw!r}, which sandboxed runs cannot see; choose another "
+                "workdir (or run elevated where that is enabled); nothing was started"
+            )
+        if within(path, PRIVATE_TMP) and not (workdir is not None and within(path, workdir)):
+            continue
+        if os.path.exists(path):
+            found[path] = os.path.isdir(path)
+    return [(p, d) for p, d in sorted(found.items()) if not any(o != p and within(p, o) for o in found)]
+
+
+def within(path: str, parent: str) -> bool:
+    """``path`` is ``parent`` or below it (both absolute and normalised)."""
+    parent = parent.rstrip("/") or "/"
+    return path == parent or path.startswith(parent if parent == "/" else parent + "/")
+
+
+def program_started(pids: Iterable[int], tools: Availability) -> bool:
+    """Whether the program inside has started: some process of the session hears SIGTERM, or is not one
+    of the launcher's executables (a program may ignore SIGTERM itself)."""
+    launchers = {os.path.realpath(p) for p in (tools.bwrap, tools.env, tools.python) if p}
+    for pid in pids:
+        ignoring = _ignores_sigterm(pid)
+        if ignoring is False:
+            return True
+        if ignoring and _exe(pid) not in launchers:
+            return True
+    return False
+
+
+def _ignores_sigterm(pid: int) -> bool | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"SigIgn:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _exe(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None
+
+
+def wait_status(status: int) -> int:
+    """Undo bwrap's exit-code encoding of a signal death (128 + n) so a kill reads as one.
+
+    bwrap reports a program killed by signal n as exit status 128 + n; a program that itself exits
+    with such a code is reported as killed by that signal (the two cannot be told apart from outside).
+    """
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) - 128 in _SIGNAL_NUMBERS:
+        return os.WEXITSTATUS(status) - 128
+    return status
