@@ -30,8 +30,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def config_problem(path: str | None) -> str | None:
+    """A one-line reason the config cannot be used, or None (checked before any host starts)."""
+    import tomllib
+
+    from .core.config import load_settings
+
+    try:
+        load_settings(path)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        return f"config: {exc}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command in (None, "serve", "mcp") and (problem := config_problem(args.config)):
+        print(f"openclaw-tui: {problem}", file=sys.stderr)
+        return 2
     if args.command == "serve":
         from .remote.serve import run_serve
 

@@ -158,3 +158,14 @@ async def test_serve_ends_its_sessions_on_sigterm(sock) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_bad_config_is_one_clear_line_not_a_traceback(tmp_path) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(tmp_path / "h.sock")}
+    missing = _cli(["--config", str(tmp_path / "missing.toml"), "serve"], env)
+    assert missing.returncode == 2 and "config file not found" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[tools\n")
+    broken = _cli(["--config", str(bad), "serve"], env)
+    assert broken.returncode == 2 and broken.stderr.startswith("openclaw-tui: config:")
