@@ -196,26 +196,28 @@ async def end_session(session: Session, reason: str | None) -> None:
 
 async def _terminate(session: Session) -> None:
     assert session.child is not None
-    if session.host_kind == SANDBOX:
-        await _sandbox_started(session.child.pgid)
+    await until_program_started(session)
     confirmed = await terminate_group(session.child.pgid, session.settings.kill_grace_s)
     session.cleanup = "confirmed" if confirmed else "uncertain"
 
 
-async def _sandbox_started(pgid: int) -> None:
-    """Wait (a few ms, at most SANDBOX_START_S) until the program inside has started, or all is gone.
+async def until_program_started(session: Session) -> None:
+    """For a sandboxed run, wait (a few ms, at most SANDBOX_START_S) until the program inside has started.
 
     Until the program's dispositions are restored inside, every process of the session is launcher and
-    ignores SIGTERM, so a kill sent then would be lost and the program would only meet SIGKILL after the
-    grace period; waiting for it gives it the same SIGTERM a host run gets.
+    ignores SIGTERM and SIGINT, so a kill, or a Ctrl-C typed into its terminal, sent then would be lost;
+    waiting gives the program what a host run gets. Known once, remembered.
     """
     tools = sandbox.cached()
+    if session.host_kind != SANDBOX or session.program_started or tools is None or session.child is None:
+        return
     deadline = asyncio.get_running_loop().time() + SANDBOX_START_S
-    while tools is not None and asyncio.get_running_loop().time() < deadline:
-        pids = members(pgid, await fresh_table())
+    while asyncio.get_running_loop().time() < deadline:
+        pids = members(session.child.pgid, await fresh_table())
         if not pids or sandbox.program_started(pids, tools):
-            return
+            break
         await asyncio.sleep(POLL_S / 4)
+    session.program_started = True
 
 
 async def supervise(session: Session, timeout_s: float) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import POLL_WAIT_MAX_MS
 from .keys import KeyEncodingError, encode_keys, paste_bytes
-from .launch import end_session
+from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams
 from .notify import describe_end
 from .results import ToolResult, failure, result, waiting_hint
@@ -157,9 +157,10 @@ def _not_writable(s: Session) -> ToolResult:
     return failure(f"cannot send input: {why}", "stdin-not-writable", sessionId=s.id)
 
 
-def _send(s: Session, data: bytes, agent: str | None, action: str, extra: str = "", **details: Any) -> ToolResult:
+async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: str = "", **details: Any) -> ToolResult:
     if not s.stdin_writable:
         return _not_writable(s)
+    await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
     try:
         sent = s.send(data, agent or "operator", action)
     except (BufferError, BrokenPipeError) as exc:
@@ -178,7 +179,7 @@ async def write(host: ToolHost, p: ProcessParams, s: Session, agent: str | None)
     if not p.data and not p.eof:
         return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
     data = (p.data or "").encode("utf-8") + (b"\x04" if p.eof else b"")
-    return _send(s, data, agent, "write", " (end of input sent)" if p.eof else "")
+    return await _send(s, data, agent, "write", " (end of input sent)" if p.eof else "")
 
 
 async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
@@ -189,17 +190,17 @@ async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | N
     except KeyEncodingError as exc:
         return failure(f"send-keys: {exc}", "bad-keys", sessionId=s.id)
     extra = "".join(f"\nwarning: {w}" for w in encoded.warnings)
-    return _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
+    return await _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
 
 
 async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    return _send(s, b"\r", agent, "submit")
+    return await _send(s, b"\r", agent, "submit")
 
 
 async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.text:
         return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
-    return _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", bracketed=p.bracketed)
+    return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", bracketed=p.bracketed)
 
 
 async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:

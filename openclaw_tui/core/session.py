@@ -93,6 +93,7 @@ class Session:
         self.killed_by: str | None = None
         self.cleanup = "pending"
         self.ending: asyncio.Future[None] | None = None
+        self.program_started = False  # sandboxed runs: the program inside can hear signals
         self._output = Output(settings.max_output_chars, settings.pending_max_chars)
         self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
         self._backlog_size = 0
