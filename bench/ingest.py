@@ -53,9 +53,10 @@ def blocking_baseline(path: str) -> float:
 
 async def host_drain(host: ToolHost, path: str) -> float:
     start = time.perf_counter()
-    r = await host.call({**QUIET, "command": f"cat {path}", "pty": True})
+    r = await host.call({**QUIET, "command": f"cat {path}", "pty": True, "workdir": os.path.dirname(path)})
     session = host.session(r["details"]["sessionId"])
     await session.done.wait()
+    assert session.exit_code == 0, session.output.full_text()[-500:]
     elapsed = time.perf_counter() - start
     await host.call({"tool": "process", "action": "clear", "sessionId": session.id})
     return elapsed
@@ -118,6 +119,7 @@ async def main() -> None:
     print(f"P4 flood memory MB: {flood:.0f} (target <= 50)", flush=True)
     idle = await p5(args.sessions)
     print(f"P5 idle session MB: {idle:.2f} (target <= 0.20)", flush=True)
+    print(f"   ({idle * 1024:.1f} KB of host memory per idle session, over {args.sessions} sessions)")
 
 
 if __name__ == "__main__":
