@@ -111,7 +111,7 @@ async def p2_live_view(megabytes: float) -> tuple[float, float, float]:
         expected = expected_screen(path)
         async with ToolHost() as host:
             result = await host.call(
-                {"tool": "exec", "command": f"cat {path}", "pty": True, "background": True}
+                {"tool": "exec", "command": f"cat {path}", "pty": True, "background": True, "workdir": tmp}
             )
             session = host.session(result["details"]["sessionId"])
             assert session is not None, result
