@@ -17,13 +17,15 @@ import signal
 import struct
 import subprocess
 import termios
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 
 import ptyprocess
 
 READ_SIZE = 65536
-MAX_BATCH = 256 << 10  # bytes read per wake-up before letting other sessions run
+MAX_BATCH = 1 << 20  # bytes read per wake-up at most
+READ_SLICE_S = 0.002  # time one wake-up may spend reading: a flood never holds the loop for long
 MAX_QUEUED_INPUT = 64 << 20
 
 DataCallback = Callable[[str, bytes], None]
@@ -64,7 +66,8 @@ class Child:
         parts: list[bytes] = []
         total = 0
         eof = False
-        while total < MAX_BATCH:
+        deadline = time.perf_counter() + READ_SLICE_S
+        while total < MAX_BATCH and (not parts or time.perf_counter() < deadline):
             try:
                 data = os.read(fd, READ_SIZE)
             except BlockingIOError:

@@ -1,0 +1,53 @@
+"""The Textual dashboard (it imports the core; the core never imports it).
+
+:func:`make_app` is the one way to build the app, used by the CLI and the tests alike;
+:func:`run_dashboard` is what ``openclaw-tui`` runs: an embedded host, the app, and no process left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+from ..core.host import ToolHost
+from .app import DashboardApp
+from .settings import load_keymap
+
+__all__ = ["DashboardApp", "make_app", "run_dashboard"]
+
+
+def make_app(host: ToolHost, demo: bool = False, *, cursor_blink: bool = True, handle_signals: bool = False,
+             keymap: dict[str, str] | None = None) -> DashboardApp:
+    """The dashboard on ``host`` (started when the app mounts, closed when it unmounts).
+
+    Args:
+        host: the host to show; the app owns its lifetime from here on.
+        demo: start the example sessions.
+        cursor_blink: off for screenshots and tests.
+        handle_signals: SIGTERM/SIGHUP end the sessions and the app (for the real program).
+        keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
+    """
+    return DashboardApp(host, demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap)
+
+
+def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
+    """Run the dashboard on an embedded host until the operator quits; returns the exit status."""
+    host = ToolHost(config_path=config_path)
+    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
+    try:
+        app.run()
+    finally:
+        app.disarm_watchdog()
+        _kill_leftovers(host)
+    return app.return_code or 0
+
+
+def _kill_leftovers(host: ToolHost) -> None:
+    """Last resort when the app died before its unmount closed the host: kill what still runs."""
+    for session in host.registry:
+        child = session.child
+        if session.running and child is not None:
+            try:
+                os.killpg(child.pgid, signal.SIGKILL)
+            except OSError:
+                pass

@@ -1,0 +1,235 @@
+"""The dashboard application: the host's sessions on screen, with toasts, the new-command dialog and quit.
+
+The app is given its :class:`~openclaw_tui.core.host.ToolHost` and owns its lifetime on the app's loop:
+it starts the host when mounted and closes it when unmounted (ending every session and waiting until
+their process groups are gone), so no process outlives the dashboard. Host events arrive through
+:class:`~.bridge.HostBridge` as messages; a once-a-second tick updates runtimes and notices sessions
+that start waiting on the kernel's evidence, which has no event of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import threading
+from typing import Any, ClassVar
+
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer
+
+from ..core.host import ToolHost
+from ..core.notify import describe_end
+from ..core.session import FAILED, Session
+from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged, SessionWaiting
+from .demo import start_demo, write_scripts
+from .dialogs import ConfirmDialog, NewCommandDialog
+from .header import SummaryHeader
+from .sessions.rows import counts, is_waiting
+from .sessions.workspace import Workspace
+from .terminal_view import TerminalView
+
+TICK_S = 1.0
+EXIT_WATCHDOG_S = 5.0
+
+
+class DashboardApp(App[int]):
+    """The ``openclaw-tui`` dashboard.
+
+    Args:
+        host: the host whose sessions are shown; started on mount and closed on unmount.
+        demo: start the example sessions of :mod:`.demo` once mounted.
+        cursor_blink: blink text cursors (off for screenshots and snapshot tests).
+        handle_signals: end sessions and exit on SIGTERM/SIGHUP (for the real program, not tests).
+        keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
+    """
+
+    CSS_PATH = "app.tcss"
+    TITLE = "openclaw-tui"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_command", "New", id="new-command"),
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
+    ]
+
+    def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
+                 handle_signals: bool = False, keymap: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.user_keymap = keymap or {}
+        self.host = host
+        self.demo = demo
+        self.cursor_blink = cursor_blink
+        self.handle_signals = handle_signals
+        self.bridge: HostBridge | None = None
+        self._waiting: dict[str, int] = {}  # announced waiting sessions -> inputs they had then
+        self._quitting = False
+        self._terminal: TerminalView | None = None
+        self._demo_folder: str | None = None
+        self._watchdog: threading.Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SummaryHeader(id="header")
+        yield Workspace(self.host, id="workspace")
+        yield Footer()
+
+    @property
+    def workspace(self) -> Workspace:
+        return self.query_one(Workspace)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Type-through keys go to the PTY from here rather than from the focused terminal widget: under
+        # heavy output each hop through the event loop waits for a round of ingest callbacks.
+        terminal = self._terminal
+        if (isinstance(event, events.Key) and terminal is not None and terminal.screen is self.screen
+                and terminal.type_key(event)):
+            return
+        await super().on_event(event)
+
+    async def on_mount(self) -> None:
+        self._terminal = self.query_one(TerminalView)
+        if self.user_keymap:
+            self.set_keymap(self.user_keymap)
+        self.host.start()
+        self.bridge = HostBridge(self.host, self)
+        self.set_interval(TICK_S, self._tick)
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                loop.add_signal_handler(sig, self._on_terminate_signal)
+        if self.demo:
+            self._demo_folder = write_scripts()
+            self.run_worker(start_demo(self.host, self._demo_folder), group="demo")
+
+    async def on_unmount(self) -> None:
+        if self.handle_signals:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(sig)
+        if self.bridge is not None:
+            self.bridge.close()
+        await self.host.close()
+        if self._demo_folder is not None:
+            shutil.rmtree(self._demo_folder, ignore_errors=True)
+
+    # -- host events ----------------------------------------------------------------------------
+    def sessions(self) -> list[Session]:
+        """All sessions, newest first; ties (same millisecond) broken by start order."""
+        order = {s.id: i for i, s in enumerate(self.host.registry)}
+        return sorted(self.host.sessions(), key=lambda s: (s.started_ms, order.get(s.id, 0)), reverse=True)
+
+    def on_sessions_changed(self, message: SessionsChanged) -> None:
+        if self.bridge is not None:
+            self.bridge.list_handled()
+        self._sync()
+
+    def on_session_output(self, message: SessionOutput) -> None:
+        if self.bridge is not None:
+            self.bridge.output_handled(message.session_id)
+        self.workspace.view.output_arrived(message.session_id)
+
+    def on_session_exited(self, message: SessionExited) -> None:
+        self.workspace.session_ended(message.session_id)
+        self._waiting.pop(message.session_id, None)
+        d = message.details
+        if message.listed and not self._quitting:
+            session = self.host.session(message.session_id)
+            how = describe_end(session) if session is not None else d.get("status", "")
+            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how}", title="Session ended",
+                        severity="error" if d["status"] == FAILED else "information")
+
+    def on_session_waiting(self, message: SessionWaiting) -> None:
+        self._check_waiting()
+
+    def _tick(self) -> None:
+        self._sync()
+
+    def _sync(self) -> None:
+        sessions = self.sessions()
+        self.query_one(SummaryHeader).show_counts(counts(sessions))
+        self.workspace.sync(sessions)
+        self._check_waiting(sessions)
+
+    def _check_waiting(self, sessions: list[Session] | None = None) -> None:
+        """Toast a session that starts waiting for input (idle rule or kernel evidence).
+
+        A program that idles reading the terminal between redraws (``top``) flips in and out of waiting
+        every second; it is announced again only after someone sent it input.
+        """
+        waiting = {s.id: s for s in (sessions if sessions is not None else self.host.sessions()) if is_waiting(s)}
+        for sid, s in waiting.items():
+            if self._waiting.get(sid) == len(s.inputs):
+                continue
+            self._waiting[sid] = len(s.inputs)
+            why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
+            self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",
+                        severity="warning")
+
+    # -- actions --------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("new_command", "quit"):
+            found = self.query(Workspace)
+            return not (found and found.first().type_through)  # keys belong to the session then
+        return True
+
+    def action_new_command(self) -> None:
+        async def run(params: dict[str, Any] | None) -> None:
+            if params:
+                self.run_worker(self._exec(params), group="exec")
+
+        self.push_screen(NewCommandDialog(), run)
+
+    async def _exec(self, params: dict[str, Any]) -> None:
+        res = await self.host.call({"tool": "exec", **params}, agent=None)
+        sid = res["details"].get("sessionId")
+        if res["details"]["status"] == "failed":
+            self.notify(res["text"], title="Command refused", severity="error")
+        elif sid and self.host.session(sid) is not None:
+            self._sync()
+            self.workspace.select(sid)
+        else:
+            self.notify(res["text"][-400:], title=f"{params['command']} finished")
+
+    async def action_quit(self) -> None:
+        running = [s for s in self.host.sessions() if s.running]
+        if not running:
+            self.exit(0)
+            return
+
+        async def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._shutdown_sessions(len(running)), group="quit", exclusive=True)
+
+        names = ", ".join(s.id for s in running[:4]) + (" …" if len(running) > 4 else "")
+        self.push_screen(ConfirmDialog(f"{len(running)} session(s) still running ({names}).\n"
+                                       "Quitting ends them all. Quit?", yes="Quit", title="Quit"), answer)
+
+    def _on_terminate_signal(self) -> None:
+        self.run_worker(self._terminate(), group="quit", exclusive=True)
+
+    async def _terminate(self) -> None:
+        """SIGTERM/SIGHUP: end every session first, then exit.
+
+        After a hang-up the terminal is gone and Textual's shutdown can block on writing to it; with the
+        sessions already ended there is nothing left to supervise, so a watchdog ends the process then.
+        """
+        self._quitting = True
+        await self.host.close()
+        self._watchdog = threading.Timer(EXIT_WATCHDOG_S, os._exit, args=(0,))
+        self._watchdog.daemon = True
+        self._watchdog.start()
+        self.exit(0)
+
+    def disarm_watchdog(self) -> None:
+        """The app returned from ``run()``: the exit watchdog of :meth:`_terminate` is not needed."""
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+    async def _shutdown_sessions(self, count: int) -> None:
+        self._quitting = True
+        self.notify(f"Ending {count} session(s)…", title="Quitting")
+        await self.host.close()
+        self.exit(0)

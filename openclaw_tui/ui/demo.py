@@ -1,0 +1,94 @@
+"""Example sessions for ``openclaw-tui --demo``: something real to watch and rescue at once.
+
+Each is a real command started through the ``exec`` tool under the agent name ``demo``, exactly as an
+agent would start it: a build-like log on pipes (with warnings on stderr) that runs about a minute, a
+``y/N`` question and a password prompt (``getpass``) waiting in PTYs, a Python REPL, a deploy job that
+fails, and a full-screen program (``top`` when installed, else a small curses clock). The scripts are
+written to a temporary folder so the session list shows readable names (``bash build.sh``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+
+from ..core.host import ToolHost
+
+AGENT = "demo"
+
+SCRIPTS = {
+    "build.sh": """\
+for i in $(seq 1 120); do
+  printf '\\033[32m[%3d%%]\\033[0m \\033[1mCC\\033[0m src/module_%03d.c\\n' $((i * 100 / 120)) "$i"
+  if [ $((i % 17)) -eq 0 ]; then echo "src/module_$i.c:42: warning: unused variable 'tmp'" >&2; fi
+  sleep 0.5
+done
+echo 'Build finished: 120 objects'
+""",
+    "deploy.sh": """\
+echo 'deploying build 1.4.2 to staging...'
+sleep 3
+echo 'checking credentials' >&2
+deploy-tool --push
+""",
+    "configure.sh": """\
+read -r -p 'Overwrite existing config? [y/N] ' answer
+echo "answer: ${answer:-N}"
+""",
+    "login.py": """\
+import getpass
+secret = getpass.getpass("Password for deploy@prod: ")
+print("thanks, got", len(secret), "characters")
+""",
+    "clock.py": """\
+import curses, time
+
+def main(win):
+    curses.curs_set(0)
+    win.timeout(1000)
+    while True:
+        win.erase()
+        win.box()
+        win.addstr(1, 2, "full-screen demo: press q (in type-through mode) to quit")
+        win.addstr(3, 2, time.strftime("%H:%M:%S"), curses.A_BOLD)
+        win.refresh()
+        if win.getch() == ord("q"):
+            break
+
+curses.wrapper(main)
+""",
+}
+
+
+def demo_calls(folder: str) -> list[dict[str, object]]:
+    """The ``exec`` calls the demo makes, oldest first (the list shows the full-screen one on top)."""
+    python = sys.executable
+    fullscreen = "top -d 2" if shutil.which("top") else f"{python} clock.py"
+    return [
+        {"command": "bash build.sh", "pty": False},
+        {"command": "bash deploy.sh", "pty": False},
+        {"command": "bash configure.sh", "pty": True},
+        {"command": f"{python} login.py", "pty": True},
+        {"command": f"{python} -q", "pty": True},
+        {"command": fullscreen, "pty": True},
+    ]
+
+
+def write_scripts() -> str:
+    folder = tempfile.mkdtemp(prefix="openclaw-demo-")
+    for name, text in SCRIPTS.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return folder
+
+
+async def start_demo(host: ToolHost, folder: str) -> list[str]:
+    """Start the demo sessions in ``folder`` (see :func:`write_scripts`); returns their ids."""
+    ids = []
+    for call in demo_calls(folder):
+        res = await host.call({"tool": "exec", "background": True, "workdir": folder, **call}, agent=AGENT)
+        if res["details"].get("sessionId"):
+            ids.append(res["details"]["sessionId"])
+    return ids

@@ -1,0 +1,67 @@
+"""The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Checkbox, Input, Label
+
+from .base import Dialog
+
+
+class NewCommandDialog(Dialog[dict[str, Any] | None]):
+    """Dismisses with the ``exec`` parameters (``command``, ``workdir``, ``pty``, ``background``) or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="new-command-cancel")]
+
+    def __init__(self, workdir: str | None = None) -> None:
+        super().__init__()
+        self.workdir = workdir or os.getcwd()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label("New command", classes="dialog-title")
+            yield Input(placeholder="command, e.g. make test", id="command")
+            yield Input(self.workdir, placeholder="working directory", id="workdir")
+            with Horizontal(classes="dialog-options"):
+                yield Checkbox("pty (interactive)", value=True, id="pty")
+                yield Checkbox("background", value=True, id="background")
+            yield Label("", id="new-command-error", classes="dialog-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Run", id="run", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#command", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._run()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "run":
+            self._run()
+        else:
+            self.dismiss(None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def _run(self) -> None:
+        command = self.query_one("#command", Input).value.strip()
+        if not command:
+            self.query_one("#new-command-error", Label).update("type a command to run")
+            return
+        self.dismiss(
+            {
+                "command": command,
+                "workdir": self.query_one("#workdir", Input).value.strip() or None,
+                "pty": self.query_one("#pty", Checkbox).value,
+                "background": self.query_one("#background", Checkbox).value,
+            }
+        )

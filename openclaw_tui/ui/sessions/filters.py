@@ -1,0 +1,70 @@
+"""The filter bar above the session list: free text and a state (all, running, waiting, finished, failed).
+
+It owns the filter's state and says so with :class:`Changed`; the keys that drive it live on the
+sessions pane, so they work while the list has focus.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Input, Label
+
+from .rows import STATES, RowFilter
+
+
+class FilterBar(Horizontal):
+    """Text box and state label; posts :class:`Changed` with the new :class:`RowFilter`."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "done", "Done", id="filter-done", show=False)]
+
+    class Changed(Message):
+        def __init__(self, row_filter: RowFilter) -> None:
+            super().__init__()
+            self.row_filter = row_filter
+
+    class Done(Message):
+        """The operator finished typing a filter (Enter or Escape)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.row_filter = RowFilter()
+
+    def compose(self) -> ComposeResult:
+        yield Label("filter", classes="filter-label")
+        yield Input(placeholder="text in id, name, command or agent", id="filter-text")
+        yield Label(self._state_text(), id="filter-state")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).cursor_blink = bool(getattr(self.app, "cursor_blink", True))
+
+    def focus_text(self) -> None:
+        self.query_one(Input).focus()
+
+    def cycle_state(self) -> None:
+        states = list(STATES)
+        nxt = states[(states.index(self.row_filter.state) + 1) % len(states)]
+        self._set(RowFilter(self.row_filter.text, nxt))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._set(RowFilter(event.value, self.row_filter.state))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Done())
+
+    def action_done(self) -> None:
+        self.post_message(self.Done())
+
+    def _set(self, row_filter: RowFilter) -> None:
+        self.row_filter = row_filter
+        self.query_one("#filter-state", Label).update(self._state_text())
+        self.post_message(self.Changed(row_filter))
+
+    def _state_text(self) -> str:
+        return f"state: {self.row_filter.state}"

@@ -1,0 +1,52 @@
+"""The sessions pane: the filter bar over the session list, and the keys that filter it."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+
+from ...core.session import Session
+from .filters import FilterBar
+from .list import SessionList
+
+
+class SessionsPane(Vertical):
+    """Keeps the list in step with the filter; ``show`` is called whenever sessions change."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_filter", "Filter", id="filter"),
+        Binding("f", "cycle_state", "State", id="state-filter"),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._sessions: list[Session] = []
+
+    def compose(self) -> ComposeResult:
+        yield FilterBar(id="filter-bar")
+        yield SessionList(id="session-list")
+
+    @property
+    def session_list(self) -> SessionList:
+        return self.query_one(SessionList)
+
+    def show(self, sessions: list[Session]) -> None:
+        self._sessions = sessions
+        self.session_list.show(sessions, self.query_one(FilterBar).row_filter)
+
+    def action_focus_filter(self) -> None:
+        self.query_one(FilterBar).focus_text()
+
+    def action_cycle_state(self) -> None:
+        self.query_one(FilterBar).cycle_state()
+
+    def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
+        self.session_list.show(self._sessions, event.row_filter)
+
+    def on_filter_bar_done(self, event: FilterBar.Done) -> None:
+        event.stop()
+        self.session_list.focus()

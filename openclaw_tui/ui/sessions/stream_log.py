@@ -1,0 +1,118 @@
+"""A pipe session's output as a scrolling log, stderr in its own colour, drawn with the Line API.
+
+The session keeps its retained output as stream-tagged chunks (newest ``cap`` characters). The log
+keeps its own list of lines and, on each sync, takes only the characters that arrived since the last
+one (the last ``new`` characters of the tail), so a chatty child costs the UI what it printed, not what
+was retained. When more arrived than the tail still holds, it rebuilds from the tail. It follows the end
+unless the operator scrolled up.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...core.buffers import STDERR
+from ...core.session import Session
+
+MAX_LINES = 20_000
+STDERR_STYLE = Style(color="#ff5f5f")
+MARK_STYLE = Style(dim=True, italic=True)
+
+
+class StreamLog(ScrollView, can_focus=True):
+    """Shows one pipe session's retained output; ``attach`` switches sessions, ``sync`` pulls new output."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session: Session | None = None
+        self._lines: deque[list[str]] = deque(maxlen=MAX_LINES)  # [stream, text]
+        self._open = False  # the last line has no newline yet
+        self._seen = 0
+        self._widest = 0
+
+    def attach(self, session: Session | None) -> None:
+        if session is self.session:
+            return
+        self.session = session
+        self._reset()
+        self.sync()
+
+    def _reset(self) -> None:
+        self._lines.clear()
+        self._open = False
+        self._seen = 0
+        self._widest = 0
+
+    def sync(self) -> bool:
+        """Take new output from the session; True if anything changed."""
+        session = self.session
+        if session is None:
+            return False
+        out = session.output
+        new = out.total_chars - self._seen
+        if new <= 0:
+            return False
+        follow = self.scroll_offset.y >= self.max_scroll_y
+        if new > out.tail.size:
+            self._reset()
+            dropped = out.total_chars - out.tail.size
+            if dropped:
+                self._lines.append(["mark", f"[… {dropped} earlier chars are no longer retained …]"])
+            pieces = [(c.stream, c.text) for c in out.tail.chunks]
+        else:
+            pieces = []
+            need = new
+            for chunk in reversed(out.tail.chunks):
+                if need <= 0:
+                    break
+                piece = chunk.text[-need:]
+                pieces.append((chunk.stream, piece))
+                need -= len(piece)
+            pieces.reverse()
+        for stream, text in pieces:
+            self._append(stream, text)
+        self._seen = out.total_chars
+        self.virtual_size = Size(self._widest, len(self._lines))
+        if follow:
+            self.scroll_end(animate=False, immediate=True)
+        self.refresh()
+        return True
+
+    def _append(self, stream: str, text: str) -> None:
+        parts = text.split("\n")
+        last = self._lines[-1] if self._lines else None
+        first = parts[0]
+        if self._open and last is not None and last[0] == stream:
+            last[1] += first
+            self._widest = max(self._widest, len(last[1]))
+        else:
+            self._lines.append([stream, first])
+            self._widest = max(self._widest, len(first))
+        for part in parts[1:-1]:
+            self._lines.append([stream, part])
+            self._widest = max(self._widest, len(part))
+        if len(parts) > 1 and parts[-1]:
+            self._lines.append([stream, parts[-1]])
+            self._widest = max(self._widest, len(parts[-1]))
+        self._open = bool(parts[-1])
+
+    def text(self) -> str:
+        return "\n".join(text for _, text in self._lines)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        index = scroll_y + y
+        width = self.size.width
+        base = self.rich_style
+        if index >= len(self._lines):
+            return Strip.blank(width, base)
+        stream, text = self._lines[index]
+        style = base + (STDERR_STYLE if stream == STDERR else MARK_STYLE if stream == "mark" else Style())
+        strip = Strip([Segment(text.expandtabs(8), style)])
+        return strip.crop_extend(scroll_x, scroll_x + width, base)

@@ -1,0 +1,144 @@
+"""The selected session: a title line, its output, and the last inputs with who sent them.
+
+PTY sessions are drawn by the terminal widget, pipe sessions by the stream log; the log pane (the
+agent's own ``log`` view) replaces either while toggled on. Only the body on screen is attached to its
+session, so a session nobody looks at costs the UI nothing. The banner shows while type-through is on.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import ContentSwitcher, Label, Static
+
+from ...core.host import ToolHost
+from ...core.session import InputRecord, Session
+from .. import clock
+from ..terminal_view import LEAVE_KEY_DISPLAY, TerminalView
+from .log_pane import LogPane
+from .rows import agent_label, end_label, state_of
+from .stream_log import StreamLog
+
+LOG_REFRESH_S = 1.0
+
+
+class SessionView(Vertical):
+    """Shows ``session`` (or a hint when there is none)."""
+
+    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.host = host
+        self.session: Session | None = None
+        self.log_mode = False
+        self._log_dirty = False
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="view-title")
+        yield Label(f" TYPE-THROUGH  every key goes to the session - press {LEAVE_KEY_DISPLAY} to leave ",
+                    id="type-through-banner")
+        with ContentSwitcher(initial="view-empty", id="view-body"):
+            yield Static("No session selected. Press n to start a command.", id="view-empty")
+            yield TerminalView(id="terminal")
+            yield StreamLog(id="stream")
+            yield LogPane(self.host, id="log-pane")
+        yield Label("", id="view-inputs")
+
+    def on_mount(self) -> None:
+        self.set_interval(LOG_REFRESH_S, self._refresh_log)
+
+    @property
+    def terminal(self) -> TerminalView:
+        return self.query_one(TerminalView)
+
+    @property
+    def stream(self) -> StreamLog:
+        return self.query_one(StreamLog)
+
+    @property
+    def log_pane(self) -> LogPane:
+        return self.query_one(LogPane)
+
+    async def show(self, session: Session | None) -> None:
+        self.session = session
+        await self._switch()
+        self.refresh_info()
+
+    async def toggle_log(self) -> None:
+        self.log_mode = not self.log_mode
+        await self._switch()
+        if self.log_mode:
+            self.log_pane.focus()
+
+    async def _switch(self) -> None:
+        session = self.session
+        body = "view-empty"
+        if session is not None:
+            body = "log-pane" if self.log_mode else ("terminal" if session.pty else "stream")
+        self.terminal.attach(session if body == "terminal" else None)
+        self.stream.attach(session if body == "stream" else None)
+        if body == "log-pane":
+            await self.log_pane.show(session.id if session else None)
+        self.query_one(ContentSwitcher).current = body
+
+    def output_arrived(self, session_id: str) -> None:
+        """New output for ``session_id``: the stream log pulls it now; the log pane on its next tick."""
+        if self.session is None or self.session.id != session_id:
+            return
+        if self.stream.session is not None:
+            self.stream.sync()
+        self._log_dirty = True
+
+    async def _refresh_log(self) -> None:
+        if self.log_mode and self._log_dirty and self.log_pane.following:
+            self._log_dirty = False
+            await self.log_pane.load()
+
+    def set_type_through(self, active: bool) -> None:
+        self.query_one("#type-through-banner").display = active
+
+    def refresh_info(self) -> None:
+        """Title (id, name, agent, state, runtime, io, cwd) and the last inputs; called on changes and each second."""
+        title = self.query_one("#view-title", Label)
+        inputs = self.query_one("#view-inputs", Label)
+        session = self.session
+        if session is None:
+            title.update(Text(" no session", style="dim"))
+            inputs.update("")
+            return
+        state = state_of(session)
+        text = Text(" ")
+        text.append(session.id, style="bold")
+        text.append(f"  {session.name}  ·  {agent_label(session)}  ·  ")
+        text.append(state, style="bold #ffaf00" if state == "waiting" else "bold")
+        end = end_label(session)
+        text.append(f" {end}" if end else "")
+        text.append(f"  ·  {clock.format_runtime(clock.runtime_ms(session))}  ·  ")
+        text.append("pty" if session.pty else "pipe")
+        text.append(f"  ·  {session.cwd}", style="dim")
+        title.update(text)
+        inputs.update(self._inputs_line(session))
+
+    @staticmethod
+    def _inputs_line(session: Session) -> Text:
+        line = Text()
+        line.append(" inputs: ", style="dim")
+        groups = typed_groups(list(session.inputs))[-3:]
+        if not groups:
+            line.append("none", style="dim")
+        for source, action, preview in reversed(groups):
+            line.append(source, style="bold cyan" if source == "operator" else "bold magenta")
+            shown = preview.encode("unicode_escape").decode("ascii")
+            line.append(f" {action} {shown[:24]}   ")
+        return line
+
+
+def typed_groups(records: list[InputRecord]) -> list[tuple[str, str, str]]:
+    """``(source, action, preview)`` per input, consecutive keystrokes of one sender joined into one."""
+    groups: list[tuple[str, str, str]] = []
+    for rec in records:
+        if groups and rec.action == "type" and groups[-1][:2] == (rec.source, "type"):
+            groups[-1] = (rec.source, "type", groups[-1][2] + rec.preview)
+        else:
+            groups.append((rec.source, rec.action, rec.preview))
+    return groups

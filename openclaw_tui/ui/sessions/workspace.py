@@ -1,0 +1,203 @@
+"""The workspace: sessions pane over session view, and the operator's actions on the selected session.
+
+Every action here goes through ``host.call(..., agent=None)`` exactly as an agent's would (so it is
+validated the same way and recorded as the operator's input), except type-through keystrokes, which the
+terminal widget writes directly for latency. Slow actions (kill waits for the process group to be gone)
+run in workers; a failed result is shown as an error toast with the host's own message.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+
+from ...core.host import ToolHost
+from ...core.session import Session
+from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
+from ..terminal_view import TerminalView
+from .list import SessionList
+from .pane import SessionsPane
+from .view import SessionView
+
+_SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log"}
+
+
+class Workspace(Vertical):
+    """Owns the per-session key bindings; ``sync`` is called whenever sessions change."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "type_through", "Type-through", id="type-through"),
+        Binding("k", "send_keys", "Keys", id="send-keys"),
+        Binding("s", "submit", "Submit", id="submit"),
+        Binding("p", "paste", "Paste", id="paste"),
+        Binding("x", "kill", "Kill", id="kill"),
+        Binding("c", "clear", "Clear", id="clear"),
+        Binding("r", "remove", "Remove", id="remove"),
+        Binding("y", "copy", "Copy", id="copy"),
+        Binding("l", "toggle_log", "Log", id="log"),
+    ]
+
+    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.host = host
+
+    def compose(self) -> ComposeResult:
+        yield SessionsPane(id="sessions")
+        yield SessionView(self.host, id="session-view")
+
+    def on_mount(self) -> None:
+        self.query_one(SessionList).focus()
+
+    @property
+    def view(self) -> SessionView:
+        return self.query_one(SessionView)
+
+    @property
+    def selected(self) -> Session | None:
+        return self.view.session
+
+    @property
+    def type_through(self) -> bool:
+        return self.view.terminal.type_through
+
+    def sync(self, sessions: list[Session]) -> None:
+        self.query_one(SessionsPane).show(sessions)
+        self.view.refresh_info()
+
+    def select(self, session_id: str) -> bool:
+        """Move the list cursor to ``session_id``; False if it is not (yet) listed."""
+        return self.query_one(SessionList).select(session_id)
+
+    async def on_session_list_selected(self, event: SessionList.Selected) -> None:
+        event.stop()
+        session = self.host.session(event.session_id) if event.session_id else None
+        await self.view.show(session)
+
+    def on_terminal_view_type_through_changed(self, event: TerminalView.TypeThroughChanged) -> None:
+        event.stop()
+        self.view.set_type_through(event.active)
+        if not event.active and self.view.terminal.has_focus:
+            self.query_one(SessionList).focus()
+        self.refresh_bindings()
+        self.app.refresh_bindings()
+
+    def session_ended(self, session_id: str) -> None:
+        if self.selected is not None and self.selected.id == session_id:
+            self.view.terminal.type_through = False
+            self.view.refresh_info()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in _SESSION_ACTIONS and self.type_through)  # keys belong to the session then
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _target(self, need_input: bool = False) -> Session | None:
+        session = self.selected
+        if session is None:
+            self.notify("No session selected.", severity="warning")
+            return None
+        if need_input and not session.stdin_writable:
+            why = "has ended" if not session.running else "runs on pipes (stdin closed); start it with pty"
+            self.notify(f"{session.id} {why}: it cannot take input.", severity="warning")
+            return None
+        return session
+
+    async def _process(self, action: str, session: Session, **params: Any) -> dict[str, Any]:
+        res = await self.host.call({"tool": "process", "action": action, "sessionId": session.id, **params}, agent=None)
+        if res["details"].get("status") == "failed":
+            self.notify(res["text"], title=f"{action} failed", severity="error")
+        return res
+
+    # -- actions --------------------------------------------------------------------------------
+    async def action_type_through(self) -> None:
+        session = self._target(need_input=True)
+        if session is None:
+            return
+        if self.view.log_mode:
+            await self.view.toggle_log()
+        if not session.pty or not self.view.terminal.enter_type_through():
+            self.notify(f"{session.id} is not a PTY session; type-through needs a terminal.", severity="warning")
+
+    def action_send_keys(self) -> None:
+        session = self._target(need_input=True)
+        if session is None:
+            return
+
+        async def send(tokens: list[str] | None) -> None:
+            if tokens:
+                await self._process("send-keys", session, keys=tokens)
+
+        self.app.push_screen(SendKeysDialog(session.id), send)
+
+    async def action_submit(self) -> None:
+        session = self._target(need_input=True)
+        if session is not None:
+            await self._process("submit", session)
+
+    def action_paste(self) -> None:
+        session = self._target(need_input=True)
+        if session is None:
+            return
+        bracketed = session.modes.bracketed_paste
+
+        async def send(text: str | None) -> None:
+            if text:
+                await self._process("paste", session, text=text, bracketed=bracketed)
+
+        self.app.push_screen(PasteDialog(session.id, bracketed), send)
+
+    def action_kill(self) -> None:
+        session = self._target()
+        if session is None:
+            return
+        if not session.running:
+            self.notify(f"{session.id} has already ended; use c to clear it.", severity="warning")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._process("kill", session), group="actions")
+
+        self.app.push_screen(ConfirmDialog(f"Kill {session.id} ({session.name})?\nIts whole process group is "
+                                           "terminated (SIGTERM, then SIGKILL).", yes="Kill", title="Kill session"),
+                             answer)
+
+    async def action_clear(self) -> None:
+        session = self._target()
+        if session is not None:
+            await self._process("clear", session)
+
+    def action_remove(self) -> None:
+        session = self._target()
+        if session is None:
+            return
+        if not session.running:
+            self.run_worker(self._process("remove", session), group="actions")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._process("remove", session), group="actions")
+
+        self.app.push_screen(ConfirmDialog(f"{session.id} is still running. Kill and remove it?", yes="Remove",
+                                           title="Remove session"), answer)
+
+    def action_copy(self) -> None:
+        session = self._target()
+        if session is None:
+            return
+        view = self.view
+        if view.log_mode:
+            text, what = view.log_pane.text, "log page"
+        elif session.pty:
+            text, what = view.terminal.screen_text(), "screen"
+        else:
+            text, what = session.output.full_text(), "log"
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the {what} of {session.id} ({len(text.splitlines())} lines).")
+
+    async def action_toggle_log(self) -> None:
+        if self._target() is not None:
+            await self.view.toggle_log()

@@ -1,0 +1,41 @@
+"""Dashboard settings from the product's TOML config: key remapping by binding id.
+
+Every binding has an id (``kill``, ``send-keys``, ``leave-type-through`` ...); a ``[dashboard.keymap]``
+table in the same config file the host reads maps ids to keys, e.g. ``kill = "ctrl+k"``. The host's
+loader ignores this table, so the dashboard reads it here. A bad table is reported and skipped: a typo in
+the config must not keep the dashboard from starting.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..core.config import ConfigWarning, default_config_path
+
+
+def load_keymap(config_path: str | os.PathLike[str] | None = None,
+                env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Binding id -> key(s) from ``[dashboard.keymap]`` of the config file (empty when there is none)."""
+    path = Path(config_path) if config_path is not None else default_config_path(os.environ if env is None else env)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}  # a missing file is fine; the host reports an unreadable one
+    table = data.get("dashboard", {}).get("keymap", {}) if isinstance(data.get("dashboard"), dict) else {}
+    if not isinstance(table, dict):
+        warnings.warn("[dashboard.keymap] must be a table of binding id = \"key\"; ignored", ConfigWarning,
+                      stacklevel=2)
+        return {}
+    keymap = {}
+    for binding_id, keys in table.items():
+        if isinstance(keys, str) and keys:
+            keymap[binding_id] = keys
+        else:
+            warnings.warn(f"dashboard.keymap.{binding_id} must be a key string like \"ctrl+k\"; ignored",
+                          ConfigWarning, stacklevel=2)
+    return keymap

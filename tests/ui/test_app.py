@@ -1,0 +1,83 @@
+"""The app as a whole: the factory, the demo, the terminal following the view's size, the pipe log."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.dialogs import ConfirmDialog
+from openclaw_tui.ui.sessions.stream_log import StreamLog
+from openclaw_tui.ui.settings import load_keymap
+
+from .conftest import SIZE, new_host, start, until
+
+
+async def test_demo_starts_the_example_sessions_and_quitting_ends_them():
+    host = new_host()
+    app = make_app(host, demo=True, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: len(host.sessions()) == 6, "the six demo sessions")
+        sessions = host.sessions()
+        assert {s.agent for s in sessions} == {"demo"}
+        assert sorted(s.pty for s in sessions) == [False, False, True, True, True, True]
+        await until(pilot, lambda: any(s.kernel_wait == "password-prompt" or s.waiting for s in sessions),
+                    "a demo prompt waiting")
+    assert host.closed and not any(s.running for s in sessions)
+
+
+async def test_terminal_follows_the_view_size(app: DashboardApp, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "sleep 60", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        terminal = app.workspace.view.terminal
+        await until(pilot, lambda: host.session(sid).pty_size == tuple(terminal.size), "the PTY at the view size")
+        await pilot.resize_terminal(100, 30)
+        await until(pilot, lambda: terminal.size.width == 100, "the view to shrink")
+        await until(pilot, lambda: host.session(sid).pty_size == tuple(terminal.size), "the PTY to follow")
+
+
+async def test_pipe_session_is_a_log_with_stderr_marked(app: DashboardApp, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "echo to-stdout; echo to-stderr >&2; sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        log = app.query_one(StreamLog)
+        await until(pilot, lambda: ["stdout", "to-stdout"] in list(log._lines) and ["stderr", "to-stderr"]
+                    in list(log._lines), "both streams in the log")
+        assert app.query_one("#view-body").current == "stream"
+
+
+async def test_keys_are_remapped_by_binding_id_from_the_config(tmp_path, host):
+    config = tmp_path / "config.toml"
+    config.write_text('[dashboard.keymap]\nkill = "ctrl+k"\nleave-type-through = "f12"\n')
+    keymap = load_keymap(config)
+    assert keymap == {"kill": "ctrl+k", "leave-type-through": "f12"}
+    app = make_app(host, cursor_blink=False, keymap=keymap)
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is host.session(sid),
+                    "the session selected")
+        await pilot.press("t")
+        await until(pilot, lambda: app.workspace.type_through, "type-through on")
+        await pilot.press("ctrl+right_square_bracket", "x", "f12")  # the old leave key is typed through now
+        await until(pilot, lambda: not app.workspace.type_through, "f12 to leave type-through")
+        assert [r.preview for r in host.session(sid).inputs] == ["\x1d", "x"]
+        await pilot.press("ctrl+k")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "ctrl+k to ask before killing")
+        await pilot.press("escape")
+
+
+async def test_sigterm_ends_the_sessions_then_the_app(host):
+    app = make_app(host, cursor_blink=False, handle_signals=True)
+    async with app.run_test(size=SIZE):
+        sid = await start(host, "sleep 60")
+        session = host.session(sid)
+        os.kill(os.getpid(), signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while app.is_running and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not app.is_running
+    app.disarm_watchdog()
+    assert host.closed and not session.running and session.killed_by == "shutdown"

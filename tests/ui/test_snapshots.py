@@ -1,0 +1,134 @@
+"""Snapshot tests: the dashboard's main views at 120x36 with a frozen clock, fixed ids and fixed output.
+
+Each view waits until the sessions' output is on screen and clears toasts before the capture. The same
+SVGs are copied to ``screenshots/`` by ``tests/ui/make_screenshots.py`` for the README.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
+
+from .conftest import SIZE, new_host, screen_text, start, until
+
+QUESTION = "bash -c 'read -r -p \"Overwrite existing config? [y/N] \" a; echo \"answer: $a\"'"
+COLOURS = (
+    "printf '\\033[1;31mbold red\\033[0m \\033[32mgreen\\033[0m \\033[7mreverse\\033[0m \\033[4munderline\\033[0m "
+    "\\033[38;5;208m256-colour orange\\033[0m \\033[38;2;100;150;250mtruecolour blue\\033[0m\\n'; "
+    "printf '\\033[44;97m white on blue \\033[0m  wide: 漢字かな  \\033[3mitalic\\033[0m \\033[2mdim\\033[0m\\n'; "
+    "printf 'build$ '; sleep 60"
+)
+
+
+def dashboard(wait_ms: int = 1000) -> DashboardApp:
+    return make_app(new_host(wait_ms), cursor_blink=False)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Drop toasts and let the last frame paint."""
+    pilot.app.clear_notifications()
+    await pilot.pause(0.2)
+
+
+async def _prompt_session(pilot: Pilot[Any]) -> str:
+    """A PTY session at a y/N prompt, selected, on screen, and already counted as waiting (toast shown)."""
+    app = pilot.app
+    sid = await start(app.host, QUESTION, agent="main", pty=True)
+    await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is app.host.session(sid),
+                "the session selected")
+    await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
+    await until(pilot, lambda: app.host.session(sid).waiting and sid in app._waiting, "the session waiting")
+    await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
+    await settle(pilot)  # before any dialog opens: toasts under a modal screen stay drawn
+    return sid
+
+
+def test_empty_dashboard(snap_compare, frozen):
+    assert snap_compare(dashboard(), terminal_size=SIZE)
+
+
+def test_list_mixing_running_finished_failed_and_waiting(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        host = app.host
+        done = await start(host, "echo 'built 42 objects'", agent="ci")
+        await until(pilot, lambda: not host.session(done).running, "the build to finish")
+        failed = await start(host, "echo 'fetching artifacts'; kill -TERM $$", agent="deploy")
+        await until(pilot, lambda: not host.session(failed).running, "the deploy to fail")
+        await start(host, "echo 'serving on :8080'; sleep 60", agent="web")
+        await _prompt_session(pilot)
+
+    assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_pty_session_with_colours(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        sid = await start(app.host, COLOURS, pty=True)  # idle PTY: a long threshold keeps it 'running'
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        await until(pilot, lambda: "build$" in screen_text(app), "the output on screen")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(600_000), terminal_size=SIZE, run_before=run_before)
+
+
+def test_send_keys_prompt_reporting_a_bad_token(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        await _prompt_session(pilot)
+        await pilot.press("k")
+        dialog = await until(pilot, lambda: isinstance(app.screen, SendKeysDialog) and app.screen, "the prompt")
+        field = dialog.query_one(Input)
+        field.value = '"yes" Entr'
+        await pilot.press("enter")
+        await until(pilot, lambda: "Entr" in str(dialog.query_one("#send-keys-error").render()), "the error")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_paste_dialog(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        await _prompt_session(pilot)
+        await pilot.press("p")
+        dialog = await until(pilot, lambda: isinstance(app.screen, PasteDialog) and app.screen, "the dialog")
+        dialog.query_one(TextArea).text = "first line\nsecond line"
+        await settle(pilot)
+
+    assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_kill_confirmation(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        await _prompt_session(pilot)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        sid = await _prompt_session(pilot)
+        await pilot.press("t", "y")
+        await until(pilot, lambda: app.workspace.type_through, "type-through on")
+        await until(pilot, lambda: "[y/N] y" in screen_text(app), "the typed key echoed")
+        await until(pilot, lambda: "type y" in str(app.query_one("#view-inputs").render()), "the input recorded")
+        session = app.host.session(sid)
+        assert session.inputs[-1].source == "operator"
+        # The echo made it busy for a moment; it settles back into waiting (and is announced again).
+        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting  # not the flag from before
+                    and app._waiting.get(sid) == len(session.inputs), "the session waiting again")
+        await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
