@@ -17,11 +17,14 @@ READING = "reading-terminal"
 PASSWORD = "password-prompt"
 
 # Syscall numbers of read and of the waits line editors (readline and friends) sit in before reading a
-# key. epoll is left out on purpose: it is what servers idle in, and they are not waiting for a person.
-_WAIT_SYSCALLS = {
-    "x86_64": {0, 7, 23, 270, 271},  # read, poll, select, pselect6, ppoll
-    "aarch64": {63, 72, 73},  # read, pselect6, ppoll
-}.get(platform.machine(), set())
+# key, each with the argument that holds its timeout (None: it has none). Only a wait *without* a timeout
+# counts: a program that polls with one (top between refreshes) is not stuck, it is pacing itself. epoll
+# is left out on purpose: it is what servers idle in, and they are not waiting for a person.
+_POINTER, _MILLIS = "pointer", "millis"
+_WAIT_SYSCALLS: dict[int, tuple[int, str] | None] = {
+    "x86_64": {0: None, 7: (3, _MILLIS), 23: (5, _POINTER), 270: (5, _POINTER), 271: (3, _POINTER)},
+    "aarch64": {63: None, 72: (5, _POINTER), 73: (3, _POINTER)},
+}.get(platform.machine(), {})
 IDLE_BEFORE_CHECK_MS = 800
 
 
@@ -36,7 +39,19 @@ def _sleep_state(pid: int) -> tuple[bool, bool]:
             call = fh.read().split()
     except (OSError, IndexError):
         return False, False
-    return True, bool(call) and call[0].isdigit() and int(call[0]) in _WAIT_SYSCALLS
+    if not call or not call[0].isdigit() or int(call[0]) not in _WAIT_SYSCALLS:
+        return True, False
+    timeout = _WAIT_SYSCALLS[int(call[0])]
+    if timeout is None:
+        return True, True
+    index, kind = timeout
+    try:
+        value = int(call[index], 16)
+    except (IndexError, ValueError):
+        return True, False
+    if kind == _POINTER:
+        return True, value == 0  # no timeout given: waits until input comes
+    return True, value & 0x80000000 != 0  # a negative poll timeout: wait for ever
 
 
 def kernel_wait_reason(master_fd: int, group: list[int]) -> str | None:

@@ -35,3 +35,13 @@ async def test_a_sleeping_or_busy_job_is_not_waiting(host) -> None:
     await wait_for(lambda: reader.kernel_wait == READING, what="the control session to be seen")
     # the same ticks that saw the reader looked at the other two
     assert sleeper.kernel_wait is None and busy.kernel_wait is None
+
+
+async def test_a_program_that_polls_the_terminal_with_a_timeout_is_pacing_not_waiting(host) -> None:
+    # Like top between refreshes: select() on the terminal with a timeout, and quiet for a while.
+    pacer = host.session(await bg(host, "python3 -c \"import select,sys\nprint('go', flush=True)\n"
+                                        "while True: select.select([sys.stdin], [], [], 5)\"", pty=True))
+    reader = host.session(await bg(host, "python3 -c \"import select,sys\nprint('go', flush=True)\n"
+                                         "select.select([sys.stdin], [], [])\"", pty=True))
+    await wait_for(lambda: reader.kernel_wait == READING, what="the reader without a timeout to be seen")
+    assert pacer.kernel_wait is None
