@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "attach":
         from .ui import run_attached
 
-        return run_attached()
+        return run_attached(args.config)
     from .ui import run_dashboard
 
     return run_dashboard(config_path=args.config, demo=args.demo)

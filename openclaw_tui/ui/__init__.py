@@ -6,18 +6,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import sys
+from pathlib import Path
 
 from ..core.host import ToolHost
+from ..remote.client import NoHost
+from ..remote.mirror import RemoteHost
+from ..remote.paths import socket_path
+from ..remote.server import is_serving
 from .app import DashboardApp
 from .settings import load_keymap
 
-__all__ = ["DashboardApp", "make_app", "run_dashboard"]
+__all__ = ["DashboardApp", "make_app", "run_attached", "run_dashboard"]
 
 
-def make_app(host: ToolHost, demo: bool = False, *, cursor_blink: bool = True, handle_signals: bool = False,
-             keymap: dict[str, str] | None = None) -> DashboardApp:
+def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: bool = True,
+             handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
+             serve_path: Path | None = None) -> DashboardApp:
     """The dashboard on ``host`` (started when the app mounts, closed when it unmounts).
 
     Args:
@@ -26,20 +34,44 @@ def make_app(host: ToolHost, demo: bool = False, *, cursor_blink: bool = True, h
         cursor_blink: off for screenshots and tests.
         handle_signals: SIGTERM/SIGHUP end the sessions and the app (for the real program).
         keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
+        attached: ``host`` is a :class:`RemoteHost`; quitting leaves its sessions running.
+        serve_path: serve the (embedded) host on this Unix socket while the app runs.
     """
-    return DashboardApp(host, demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap)
+    return DashboardApp(host, demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap,
+                        attached=attached, serve_path=serve_path)
 
 
 def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
-    """Run the dashboard on an embedded host until the operator quits; returns the exit status."""
+    """Run the dashboard on an embedded host (serving the socket) until the operator quits."""
+    path = socket_path()
+    if is_serving(path):
+        print(f"openclaw-tui: a host is already serving on {path}; open a dashboard on it with "
+              "`openclaw-tui attach`", file=sys.stderr)
+        return 1
     host = ToolHost(config_path=config_path)
-    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
+    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), serve_path=path)
     try:
         app.run()
     finally:
         app.disarm_watchdog()
         _kill_leftovers(host)
     return app.return_code or 0
+
+
+def run_attached(config_path: str | None = None) -> int:
+    """The dashboard on the host serving the socket; quitting leaves its sessions running."""
+
+    async def main() -> int:
+        try:
+            host = await RemoteHost.connect(socket_path())
+        except NoHost as exc:
+            print(f"openclaw-tui: {exc}", file=sys.stderr)
+            return 2
+        app = make_app(host, handle_signals=True, keymap=load_keymap(config_path), attached=True)
+        await app.run_async()
+        return app.return_code or 0
+
+    return asyncio.run(main())
 
 
 def _kill_leftovers(host: ToolHost) -> None:

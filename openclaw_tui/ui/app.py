@@ -14,6 +14,7 @@ import os
 import shutil
 import signal
 import threading
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events
@@ -22,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from ..core.host import ToolHost
+from ..remote.server import AlreadyServing, HostServer
 from ..core.notify import describe_end
 from ..core.session import FAILED, Session
 from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged, SessionWaiting
@@ -45,6 +47,8 @@ class DashboardApp(App[int]):
         cursor_blink: blink text cursors (off for screenshots and snapshot tests).
         handle_signals: end sessions and exit on SIGTERM/SIGHUP (for the real program, not tests).
         keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
+        attached: the host runs in another process (``openclaw-tui attach``): quitting only disconnects.
+        serve_path: serve the embedded host on this socket so agents and other dashboards reach it.
     """
 
     CSS_PATH = "app.tcss"
@@ -57,8 +61,12 @@ class DashboardApp(App[int]):
     ]
 
     def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
-                 handle_signals: bool = False, keymap: dict[str, str] | None = None) -> None:
+                 handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
+                 serve_path: Path | None = None) -> None:
         super().__init__()
+        self.attached = attached
+        self.serve_path = serve_path
+        self._server: HostServer | None = None
         self.user_keymap = keymap or {}
         self.host = host
         self.demo = demo
@@ -94,6 +102,8 @@ class DashboardApp(App[int]):
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
         self.host.start()
+        if self.serve_path is not None:
+            await self._serve(self.serve_path)
         self.bridge = HostBridge(self.host, self)
         self.set_interval(TICK_S, self._tick)
         if self.handle_signals:
@@ -111,9 +121,22 @@ class DashboardApp(App[int]):
                 loop.remove_signal_handler(sig)
         if self.bridge is not None:
             self.bridge.close()
-        await self.host.close()
+        if self._server is not None:
+            await self._server.close()
+        await self.host.close()  # embedded: ends every session; attached: only disconnects
         if self._demo_folder is not None:
             shutil.rmtree(self._demo_folder, ignore_errors=True)
+
+    async def _serve(self, path: Path) -> None:
+        """Serve the embedded host on the socket, so agents (MCP, call) and ``attach`` see these sessions."""
+        assert isinstance(self.host, ToolHost)
+        server = HostServer(self.host, path)
+        try:
+            await server.start()
+        except (AlreadyServing, OSError) as exc:
+            self.notify(f"Not serving the socket: {exc}", title="Socket", severity="warning", timeout=10)
+            return
+        self._server = server
 
     # -- host events ----------------------------------------------------------------------------
     def sessions(self) -> list[Session]:
@@ -195,7 +218,7 @@ class DashboardApp(App[int]):
 
     async def action_quit(self) -> None:
         running = [s for s in self.host.sessions() if s.running]
-        if not running:
+        if not running or self.attached:  # attached: the sessions stay with their host
             self.exit(0)
             return
 
@@ -217,7 +240,7 @@ class DashboardApp(App[int]):
         sessions already ended there is nothing left to supervise, so a watchdog ends the process then.
         """
         self._quitting = True
-        await self.host.close()
+        await self.host.close()  # attached: only disconnects; the sessions stay with their host
         self._watchdog = threading.Timer(EXIT_WATCHDOG_S, os._exit, args=(0,))
         self._watchdog.daemon = True
         self._watchdog.start()

@@ -73,9 +73,11 @@ def dashboard_command() -> str:
 
 
 @pytest.fixture
-def tmux() -> Iterator[Tmux]:
+def tmux(tmp_path) -> Iterator[Tmux]:
     t = Tmux()
-    env = {**os.environ, "TERM": "xterm-256color"}
+    # The dashboard serves its host on a socket: a private one, so a dashboard already open elsewhere
+    # (which would make this one refuse to start) cannot get in the way.
+    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
     subprocess.run(["tmux", "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "160",
                     "-y", "45", dashboard_command()], check=True, env=env, timeout=20)
     try:

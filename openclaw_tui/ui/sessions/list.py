@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 from ...core.session import Session
 from .rows import COLUMNS, RowFilter, row_cells
 
-WIDTHS = {"mark": 1, "id": 22, "name": 30, "agent": 10, "state": 18, "runtime": 7, "end": 9, "io": 4}
+WIDTHS = {"mark": 1, "id": 20, "name": 22, "agent": 10, "state": 18, "runtime": 7, "end": 9, "io": 4, "where": 8}
 
 
 class SessionList(DataTable[Text]):

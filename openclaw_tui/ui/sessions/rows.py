@@ -78,7 +78,14 @@ class RowFilter:
 
 
 COLUMNS = (("mark", " "), ("id", "id"), ("name", "name"), ("agent", "agent"), ("state", "status"),
-           ("runtime", "runtime"), ("end", "exit"), ("io", "io"))
+           ("runtime", "runtime"), ("end", "exit"), ("io", "io"), ("where", "runs in"))
+
+
+def where_label(session: Session) -> Text:
+    """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
+    if session.elevated:
+        return Text("elevated", style="bold red")
+    return Text("sandbox" if session.host_kind == "sandbox" else "host", style="dim" if not session.running else "")
 
 
 def row_cells(session: Session) -> dict[str, Text]:
@@ -97,6 +104,7 @@ def row_cells(session: Session) -> dict[str, Text]:
         "runtime": Text(clock.format_runtime(clock.runtime_ms(session)), justify="right"),
         "end": Text(end_label(session), style="bold red" if session.status == FAILED else row_style),
         "io": Text("pty" if session.pty else "pipe", style=row_style),
+        "where": where_label(session),
     }
 
 

@@ -17,7 +17,7 @@ from ...core.session import InputRecord, Session
 from .. import clock
 from ..terminal_view import LEAVE_KEY_DISPLAY, TerminalView
 from .log_pane import LogPane
-from .rows import agent_label, end_label, state_of
+from .rows import where_label, agent_label, end_label, state_of
 from .stream_log import StreamLog
 
 LOG_REFRESH_S = 1.0
@@ -115,6 +115,8 @@ class SessionView(Vertical):
         text.append(f" {end}" if end else "")
         text.append(f"  ·  {clock.format_runtime(clock.runtime_ms(session))}  ·  ")
         text.append("pty" if session.pty else "pipe")
+        text.append("  ·  ")
+        text.append_text(where_label(session))
         text.append(f"  ·  {session.cwd}", style="dim")
         title.update(text)
         inputs.update(self._inputs_line(session))
