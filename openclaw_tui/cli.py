@@ -45,7 +45,9 @@ def config_problem(path: str | None) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command in (None, "serve", "mcp") and (problem := config_problem(args.config)):
+    # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
+    # call's failed result names the problem instead.
+    if args.command in (None, "serve") and (problem := config_problem(args.config)):
         print(f"openclaw-tui: {problem}", file=sys.stderr)
         return 2
     if args.command == "serve":

@@ -36,17 +36,10 @@ class Style:
 
     def __post_init__(self) -> None:
         # Styles are dict keys on every hot path; hash the fields once, not on each lookup.
-        fields = (
-            self.fg,
-            self.bg,
-            self.bold,
-            self.dim,
-            self.italic,
-            self.underline,
-            self.reverse,
-            self.strikethrough,
-        )
-        object.__setattr__(self, "_hash", hash(fields))
+        object.__setattr__(self, "_hash", hash(self._fields()))
+
+    def _fields(self) -> tuple[Color, Color, bool, bool, bool, bool, bool, bool]:
+        return (self.fg, self.bg, self.bold, self.dim, self.italic, self.underline, self.reverse, self.strikethrough)
 
     def __hash__(self) -> int:
         return self._hash
@@ -74,16 +67,7 @@ class Style:
 
     def interned(self) -> Style:
         """The shared instance equal to this one (for styles built with the plain constructor)."""
-        return Style.of(
-            self.fg,
-            self.bg,
-            self.bold,
-            self.dim,
-            self.italic,
-            self.underline,
-            self.reverse,
-            self.strikethrough,
-        )
+        return Style.of(*self._fields())
 
     def but(self, **changes: object) -> Style:
         """A shared copy with some attributes changed."""
