@@ -24,6 +24,10 @@ def run_call(call_json: str, agent: str | None) -> int:
     except NoHost as exc:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
-    json.dump(res, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    try:
+        json.dump(res, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
+        sys.stdout = None  # type: ignore[assignment]  # nothing left to flush at exit
     return 1 if res["details"]["status"] == "failed" else 0
