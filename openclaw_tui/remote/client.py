@@ -70,6 +70,11 @@ class HostClient:
         self._writer.write(p.request(id_, method, params or {}))
         try:
             return await fut
+        except asyncio.CancelledError:
+            # Tell the host, so a cancelled foreground exec ends its run there as it would in-process.
+            if not self.closed.is_set() and not self._writer.is_closing():
+                self._writer.write(p.notification("cancel", {"id": id_}))
+            raise
         finally:
             self._waiting.pop(id_, None)
 

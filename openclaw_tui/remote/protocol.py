@@ -20,6 +20,9 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
                                                                incremental, inputs}
 =================  ==========================================  =========================================
 
+A ``cancel`` notification {id} from the client cancels its request with that id if it still runs (a
+cancelled foreground ``exec`` ends its run, as in-process).
+
 Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,
 data: base64}. A ``raw`` offset larger than the previous end means bytes were dropped in between (the
 subscriber was too slow for the ring): terminal views catch up from the tail.

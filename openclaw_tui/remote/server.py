@@ -105,6 +105,7 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.tasks: set[asyncio.Task[None]] = set()
+        self.by_id: dict[Any, asyncio.Task[None]] = {}
         self.unsubscribe_events: Any = None
         self.pending_output: set[str] = set()
         self.raw: dict[str, _RawSubscription] = {}
@@ -156,9 +157,18 @@ class _Connection:
             self.send(p.error(msg.get("id") if isinstance(msg, dict) else None, p.INVALID_REQUEST,
                               "expected a JSON-RPC 2.0 request object with a method"))
             return
-        task = asyncio.ensure_future(self._run(msg.get("id"), msg["method"], msg.get("params") or {}))
+        params = msg.get("params") or {}
+        if msg["method"] == "cancel" and isinstance(params, dict):
+            running = self.by_id.get(params.get("id"))
+            if running is not None:
+                running.cancel()  # the client gave up on it: a foreground exec ends its run
+            return
+        id_ = msg.get("id")
+        task = asyncio.ensure_future(self._run(id_, msg["method"], params))
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        if id_ is not None:
+            self.by_id[id_] = task
+        task.add_done_callback(lambda t: (self.tasks.discard(t), self.by_id.pop(id_, None)))
 
     async def _run(self, id_: Any, method: str, params: Any) -> None:
         handler = getattr(self, "m_" + method.replace(".", "_"), None)

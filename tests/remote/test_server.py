@@ -169,3 +169,19 @@ def test_a_bad_config_is_one_clear_line_not_a_traceback(tmp_path) -> None:
     bad.write_text("[tools\n")
     broken = _cli(["--config", str(bad), "serve"], env)
     assert broken.returncode == 2 and broken.stderr.startswith("openclaw-tui: config:")
+
+
+async def test_a_cancelled_call_ends_its_foreground_run_on_the_host(served) -> None:
+    host, sock = served
+    async with await HostClient.connect(sock) as client:
+        task = asyncio.ensure_future(client.call({"tool": "exec", "command": "sleep 60", "yieldMs": 60_000}, agent="a"))
+        deadline = asyncio.get_running_loop().time() + 20
+        while not host.sessions():
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.02)
+        session = host.sessions()[0]
+        task.cancel()
+        await asyncio.wait_for(session.done.wait(), 20)
+        assert session.killed_by == "cancelled"
+        r = await client.call({"tool": "process", "action": "list"}, agent="a")  # the connection still works
+        assert r["details"]["status"] == "completed"
