@@ -377,3 +377,19 @@ async def test_a_host_that_cannot_start_is_a_failed_result_naming_why(sock, tmp_
         assert "config file not found" in text(r) and "serve.log" in text(r)
         again = await call(s, "process", action="list")  # tries again, still failing the same way
         assert again.is_error and again.structured_content["failureKind"] == "no-host"
+
+
+async def test_a_client_that_gives_up_on_a_foreground_exec_ends_its_run(served) -> None:
+    host, sock = served
+    async with mcp_session(sock, agent="impatient") as session:
+        task = asyncio.ensure_future(call(session, "exec", command="sleep 60", yieldMs=60_000))
+        deadline = time.monotonic() + DEADLINE_S
+        while not host.sessions():
+            assert time.monotonic() < deadline, "the run never started"
+            await asyncio.sleep(0.02)
+        task.cancel()  # the SDK client tells the server it cancelled the request
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        run = host.sessions()[0]
+        await asyncio.wait_for(run.done.wait(), DEADLINE_S)
+        assert run.killed_by == "cancelled"
