@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
+from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from openclaw_tui.remote.client import HostClient, NoHost  # noqa: E402
+from openclaw_tui.remote.client import HostClient, NoHost
 
 WARMUP = 20
 

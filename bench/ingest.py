@@ -21,7 +21,7 @@ import time
 import psutil
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from openclaw_tui import ToolHost  # noqa: E402
+from openclaw_tui import ToolHost
 
 QUIET = {"tool": "exec", "background": True}
 

@@ -23,7 +23,7 @@ from .config import ExecSettings, Settings, load_settings
 from .events import Event, EventBus, Listener
 from .exec_tool import background_result, run_exec
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
-from .launch import LaunchError, end_session, start, supervise
+from .launch import end_session, start, supervise
 from .lifecycle import Table, fresh_table, scan, signal_all
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name

@@ -29,7 +29,7 @@ class ModeTracker:
     stays False until the first byte arrives: until then the cursor-key mode is unknown.
     """
 
-    __slots__ = ("modes", "seen_output", "_carry")
+    __slots__ = ("_carry", "modes", "seen_output")
 
     def __init__(self) -> None:
         self.modes: dict[int, bool] = {}

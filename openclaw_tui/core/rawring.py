@@ -23,7 +23,7 @@ class RawRing:
         end: absolute offset one past the newest byte (total bytes ever written).
     """
 
-    __slots__ = ("capacity", "_chunks", "start", "end")
+    __slots__ = ("_chunks", "capacity", "end", "start")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self.capacity = max(1, capacity)

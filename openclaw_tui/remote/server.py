@@ -82,7 +82,7 @@ class HostServer:
 async def _is_live(path: Path) -> bool:
     try:
         _, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return False
     writer.close()
     return True

@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from ..core.host import ToolHost
-from ..remote.server import AlreadyServing, HostServer
 from ..core.notify import describe_end
 from ..core.session import FAILED, Session
+from ..remote.server import AlreadyServing, HostServer
 from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged, SessionWaiting
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog

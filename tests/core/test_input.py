@@ -9,7 +9,7 @@ from pathlib import Path
 
 from openclaw_tui import ToolHost
 
-from .conftest import bg, poll_until, wait_for
+from .conftest import bg, poll_until
 
 RAW = f"{sys.executable} {Path(__file__).with_name('rawchild.py')}"
 

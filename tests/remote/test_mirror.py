@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-
-
 from openclaw_tui.remote.mirror import RemoteHost
 
 from ..core.conftest import wait_for

@@ -20,8 +20,6 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
 
-
-
 async def test_socket_and_directory_are_private(served) -> None:
     _, sock = served
     assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700

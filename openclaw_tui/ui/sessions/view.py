@@ -17,7 +17,7 @@ from ...core.session import InputRecord, Session
 from .. import clock
 from ..terminal_view import LEAVE_KEY_DISPLAY, TerminalView
 from .log_pane import LogPane
-from .rows import where_label, agent_label, end_label, state_of
+from .rows import agent_label, end_label, state_of, where_label
 from .stream_log import StreamLog
 
 LOG_REFRESH_S = 1.0
