@@ -49,3 +49,19 @@ async def test_attached_dashboard_rescues_an_agents_prompt_and_leaves_sessions_r
         await pilot.press("q")  # attached: no confirmation, nothing ended
         await until(pilot, lambda: not app.is_running, "the app to quit")
     assert host.session(other).running
+
+
+async def test_embedded_dashboard_serves_its_host_on_the_socket(host, tmp_path):
+    from openclaw_tui.remote.client import HostClient
+
+    sock = tmp_path / "host.sock"
+    app = make_app(host, cursor_blink=False, serve_path=sock)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, sock.exists, "the socket")
+        async with await HostClient.connect(sock) as agent:
+            r = await agent.call({"tool": "exec", "command": "sleep 60", "background": True, "workdir": "/tmp"},
+                                 agent="remote-agent")
+        sid = r["details"]["sessionId"]
+        await until(pilot, lambda: sid in {s.id for s in app.sessions()}, "the agent's session in the list")
+        assert host.session(sid).agent == "remote-agent"
+    assert not sock.exists()  # closing the dashboard stops serving
