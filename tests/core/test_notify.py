@@ -17,6 +17,11 @@ async def _finish(host, sid):
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
 
 
+async def _notices(host, agent="main") -> list:
+    """The notices prepended to ``agent``'s next result (a cheap list call)."""
+    return (await host.call(P("list"), agent=agent))["details"].get("notifications", [])
+
+
 async def test_exit_notice_is_prepended_to_the_agents_next_result_once() -> None:
     async with make_host() as host:
         events = []
@@ -30,16 +35,14 @@ async def test_exit_notice_is_prepended_to_the_agents_next_result_once() -> None
         assert "notifications" not in other["details"]
         r = await host.call(P("list"), agent="main")
         assert r["text"].startswith(f"[exit] {sid}") and r["details"]["notifications"][0]["status"] == "completed"
-        r = await host.call(P("list"), agent="main")
-        assert "notifications" not in r["details"]
+        assert await _notices(host) == []
 
 
 async def test_snippet_is_at_most_180_chars() -> None:
     async with make_host() as host:
         sid = await bg(host, "seq 1 1000")
         await _finish(host, sid)
-        r = await host.call(P("list"), agent="main")
-        snippet = r["details"]["notifications"][0]["snippet"]
+        snippet = (await _notices(host))[0]["snippet"]
         assert len(snippet) <= 180 and snippet.endswith("999 1000")
 
 
@@ -47,8 +50,7 @@ async def test_no_notice_for_killed_sessions() -> None:
     async with make_host() as host:
         sid = await bg(host, "echo hi; sleep 60")
         await host.call(P("kill", sid), agent="main")
-        r = await host.call(P("list"), agent="main")
-        assert "notifications" not in r["details"]
+        assert await _notices(host) == []
 
 
 async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
@@ -58,8 +60,7 @@ async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
         r = await host.call(P("poll", sid), agent="main")
         # the first call after exit may carry the notice; the poll itself reports the exit
         assert r["details"]["exitCode"] == 0
-        r = await host.call(P("list"), agent="main")
-        assert "notifications" not in r["details"]
+        assert await _notices(host) == []
 
 
 async def test_timed_poll_that_returns_the_exit_cancels_the_notice() -> None:
@@ -69,39 +70,38 @@ async def test_timed_poll_that_returns_the_exit_cancels_the_notice() -> None:
         while r["details"]["status"] == "running":
             r = await host.call(P("poll", sid, timeout=20000), agent="main")
         assert "notifications" not in r["details"]
-        r = await host.call(P("list"), agent="main")
-        assert "notifications" not in r["details"]
+        assert await _notices(host) == []
 
 
 async def test_empty_success_is_silent_unless_configured() -> None:
     async with make_host() as host:
         sid = await bg(host, "true")
         await _finish(host, sid)
-        assert "notifications" not in (await host.call(P("list"), agent="main"))["details"]
+        assert await _notices(host) == []
     async with make_host(notify_on_exit_empty_success=True) as host:
         sid = await bg(host, "true")
         await _finish(host, sid)
-        assert (await host.call(P("list"), agent="main"))["details"]["notifications"][0]["sessionId"] == sid
+        assert (await _notices(host))[0]["sessionId"] == sid
 
 
 async def test_empty_failure_is_still_notified() -> None:
     async with make_host() as host:
         sid = await bg(host, "exit 1")
         await _finish(host, sid)
-        assert (await host.call(P("list"), agent="main"))["details"]["notifications"][0]["exitCode"] == 1
+        assert (await _notices(host))[0]["exitCode"] == 1
 
 
 async def test_notify_on_exit_can_be_switched_off() -> None:
     async with make_host(notify_on_exit=False) as host:
         sid = await bg(host, "echo x; exit 1")
         await _finish(host, sid)
-        assert "notifications" not in (await host.call(P("list"), agent="main"))["details"]
+        assert await _notices(host) == []
 
 
 async def test_foreground_runs_are_not_notified() -> None:
     async with make_host() as host:
         await host.call({"tool": "exec", "command": "echo quick"}, agent="main")
-        assert "notifications" not in (await host.call(P("list"), agent="main"))["details"]
+        assert await _notices(host) == []
 
 
 async def test_event_stream_starts_with_a_snapshot_and_follows_a_session() -> None:
