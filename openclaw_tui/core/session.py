@@ -30,7 +30,7 @@ COMPLETED = "completed"
 FAILED = "failed"
 INPUT_HISTORY = 200
 _ORDER = itertools.count()
-TEXT_DELAY_S = 0.03  # how long raw bytes may wait before they are turned into text
+TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ class Session:
         if not self._backlog:
             return
         backlog, self._backlog, size, self._backlog_size = self._backlog, [], self._backlog_size, 0
-        keep = 2 * self._output.max_chars + 65536  # bytes enough to refill the tail, even after stripping
+        keep = self._output.max_chars + 65536  # bytes enough to refill the tail (less if much is stripped)
         if size > keep and len(self._output.head) >= self._output.head_max:
             backlog = self._skip_to_tail(backlog, size - keep)
         for stream, data in backlog:
