@@ -31,6 +31,7 @@ FAILED = "failed"
 INPUT_HISTORY = 200
 _ORDER = itertools.count()
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
+BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,8 @@ class Session:
             asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
         self._backlog.append((stream, data))
         self._backlog_size += len(data)
+        if self._backlog_size > BACKLOG_MAX:  # a pipe can outrun the timer by far: bound the memory
+            self._convert_backlog()
         self.last_output_ms = now_ms()
         self._last_output_mono = time.monotonic()
         for listener in list(self._raw_listeners):
