@@ -33,6 +33,7 @@ class HostClient:
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._listeners: list[Listener] = []
+        self.hello: dict[str, Any] = {}
         self._task = asyncio.ensure_future(self._read())
         self.closed = asyncio.Event()
 

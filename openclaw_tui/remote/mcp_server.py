@@ -42,8 +42,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import subprocess
-import sys
-import time
 import warnings
 from pathlib import Path
 from typing import Any, get_args
@@ -58,109 +56,16 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
-from ..core.models import ACTIONS, ExecParams, ProcessParams
 from . import protocol as p
+from .autostart import HostUnavailable, start_host
 from .client import HostClient, NoHost
-from .paths import ensure_private_dir, socket_path
+from .mcp_tools import failed, to_mcp_result, tool_definitions
+from .paths import socket_path
 
-AUTOSTART_TIMEOUT_S = 20.0
-LOG_MAX_BYTES = 1 << 20  # serve.log starts over beyond this
 DEFAULT_SCOPE = "mcp"
 LOGGER = "openclaw-tui"
 TOOLS = ("exec", "process")
 LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
-
-EXEC_DESCRIPTION = (
-    "Run a shell command (the user's shell, -c) on this machine. If it finishes within the yield window "
-    "(yieldMs, default 10000 ms) you get its output and exit code directly. If it is still running then, or "
-    "at once with background: true, it keeps running as a background session and you get its sessionId: "
-    "continue with the process tool (poll for output, write/send-keys/submit/paste for input, kill to stop). "
-    "A non-zero exit is status completed with the exit code in the text; exit 127/126 (not found / not "
-    "executable) and timeouts (timeout, seconds, default 1800) are failed. Set pty: true for anything "
-    "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
-    "the host's working directory unless you give workdir. Do not sleep-loop "
-    "while a background job runs: call process poll with a timeout (ms, up to 30000), or carry on with other "
-    "work - when the job exits you get a notification, and a notice at the top of your next result."
-)
-
-PROCESS_DESCRIPTION = (
-    "Supervise the background sessions you started with exec (you only see your own). Actions: "
-    + ", ".join(ACTIONS)
-    + ". list: your sessions, newest first, [input-wait] marks one waiting for input. poll (sessionId, "
-    "timeout ms <= 30000): output not seen yet and whether it ended; with a timeout it waits for new "
-    "output or the exit - use that instead of sleeping. log (sessionId, offset, limit): the retained "
-    "transcript by lines, by default the last 200. write (data, eof): send text to stdin; eof: true ends "
-    "the input. send-keys (keys such as Enter, C-c, Up, M-x, F5; hex bytes; literal text): keystrokes for a "
-    "pty session. submit: press Enter. paste (text, bracketed default true): paste text. kill: terminate "
-    "the session's process group. clear: drop a finished session. remove: kill if running, clear if "
-    "finished. When a session waits for input, read it with log, then answer with write, send-keys, submit "
-    "or paste. You are notified when a background session exits, so no sleep loops are needed."
-)
-
-OUTPUT_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "status": {
-            "type": "string",
-            "enum": ["running", "completed", "failed"],
-            "description": "running: the session continues in the background; completed: the command "
-            "ended (see exitCode); failed: the call or the command failed (see the text and failureKind).",
-        },
-        "sessionId": {
-            "type": ["string", "null"],
-            "description": "The background session this result is about, when there is one.",
-        },
-    },
-    "required": ["status"],
-}
-
-
-class HostUnavailable(RuntimeError):
-    """No host could be reached (and none could be started)."""
-
-
-def failed(text: str, kind: str, **details: Any) -> dict[str, Any]:
-    return {"text": text, "details": {"status": "failed", "failureKind": kind, **details}}
-
-
-def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
-    """``{text, details}`` as MCP: text content, structured content, ``isError`` for failed."""
-    details = res.get("details")
-    if not isinstance(details, dict):
-        details = {"status": "failed", "failureKind": "bad-result"}
-    return types.CallToolResult(
-        content=[types.TextContent(text=str(res.get("text", "")))],
-        structured_content=details,
-        is_error=details.get("status") == "failed",
-    )
-
-
-def tool_definitions() -> list[types.Tool]:
-    return [
-        types.Tool(
-            name="exec",
-            title="Run a shell command",
-            description=EXEC_DESCRIPTION,
-            input_schema=ExecParams.model_json_schema(),
-            output_schema=OUTPUT_SCHEMA,
-            annotations=types.ToolAnnotations(
-                title="Run a shell command", read_only_hint=False, destructive_hint=True, open_world_hint=True
-            ),
-        ),
-        types.Tool(
-            name="process",
-            title="Supervise background sessions",
-            description=PROCESS_DESCRIPTION,
-            input_schema=ProcessParams.model_json_schema(),
-            output_schema=OUTPUT_SCHEMA,
-            annotations=types.ToolAnnotations(
-                title="Supervise background sessions",
-                read_only_hint=False,
-                destructive_hint=True,
-                open_world_hint=False,
-            ),
-        ),
-    ]
 
 
 class McpBridge:
@@ -314,7 +219,7 @@ class McpBridge:
         except NoHost:
             if not autostart:
                 raise HostUnavailable(f"no openclaw-tui host is running on {self.path}") from None
-            client = await self._start_host()
+            client, self.serve_proc = await start_host(self.path, self.config_path, self._try_connect)
         self.client = client
         self._spawn(self._watch(client))
         if self.scope is not None:
@@ -328,43 +233,6 @@ class McpBridge:
             raise
         except (OSError, p.RemoteError) as exc:
             raise HostUnavailable(f"cannot reach the openclaw-tui host on {self.path}: {exc}") from exc
-
-    async def _start_host(self) -> HostClient:
-        """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections."""
-        try:
-            ensure_private_dir(self.path)
-        except (OSError, RuntimeError) as exc:
-            raise HostUnavailable(f"cannot start an openclaw-tui host: {exc}") from exc
-        log_path = self.path.parent / "serve.log"
-        cmd = [sys.executable, "-m", "openclaw_tui"]
-        if self.config_path:
-            cmd += ["--config", self.config_path]
-        cmd.append("serve")
-        try:
-            self.serve_proc = await asyncio.to_thread(_spawn_detached, cmd, log_path)
-        except OSError as exc:
-            raise HostUnavailable(f"cannot start an openclaw-tui host ({' '.join(cmd)}): {exc}") from exc
-        deadline = time.monotonic() + AUTOSTART_TIMEOUT_S
-        while True:
-            try:
-                return await self._try_connect()
-            except NoHost:
-                pass
-            started = f"no openclaw-tui host was running on {self.path}, and the one this MCP server started"
-            exited = self.serve_proc.poll()
-            if exited is not None:
-                # Another agent's server may have won the race to start one; a last look, then give up.
-                with contextlib.suppress(NoHost):
-                    return await self._try_connect()
-                raise HostUnavailable(
-                    f"{started} exited with status {exited}: {_tail(log_path)} (log: {log_path})"
-                )
-            if time.monotonic() > deadline:
-                raise HostUnavailable(
-                    f"{started} (pid {self.serve_proc.pid}) did not accept connections within "
-                    f"{AUTOSTART_TIMEOUT_S:.0f} s (log: {log_path})"
-                )
-            await asyncio.sleep(0.05)
 
     async def _watch(self, client: HostClient) -> None:
         await client.closed.wait()
@@ -425,34 +293,6 @@ class McpBridge:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
-
-
-def _spawn_detached(cmd: list[str], log_path: Path) -> subprocess.Popen[bytes]:
-    """Start ``cmd`` in a session of its own, so it outlives this server and its client's kill."""
-    with open(log_path, "wb" if _size(log_path) > LOG_MAX_BYTES else "ab") as log:
-        return subprocess.Popen(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            close_fds=True,
-        )
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
-def _tail(path: Path, chars: int = 400) -> str:
-    try:
-        text = path.read_bytes()[-chars:].decode(errors="replace").strip()
-    except OSError:
-        return "(no log)"
-    return " ".join(text.split()) or "(empty log)"
 
 
 async def serve_mcp(agent: str | None, config_path: str | None) -> int:

@@ -65,7 +65,7 @@ class RemoteSession:
     # -- state ----------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return self.status == RUNNING
+        return bool(self.status == RUNNING)
 
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
@@ -242,7 +242,7 @@ class RemoteHost:
             self.ready.set()
             return
         session = self._sessions.get(sid) if sid else None
-        if kind == ev.REMOVED:
+        if kind == ev.REMOVED and sid is not None:
             self._sessions.pop(sid, None)
         elif kind == ev.OUTPUT:
             if session is not None:

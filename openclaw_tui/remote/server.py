@@ -168,7 +168,11 @@ class _Connection:
         self.tasks.add(task)
         if id_ is not None:
             self.by_id[id_] = task
-        task.add_done_callback(lambda t: (self.tasks.discard(t), self.by_id.pop(id_, None)))
+        def forget(done: asyncio.Task[None]) -> None:
+            self.tasks.discard(done)
+            self.by_id.pop(id_, None)
+
+        task.add_done_callback(forget)
 
     async def _run(self, id_: Any, method: str, params: Any) -> None:
         handler = getattr(self, "m_" + method.replace(".", "_"), None)

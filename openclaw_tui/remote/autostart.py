@@ -1,0 +1,95 @@
+"""Starting a host for an MCP server that found none: ``openclaw-tui serve``, detached, then waiting for it.
+
+The host is started in a session of its own (stdin ``/dev/null``, output appended to ``serve.log`` next to
+the socket) so it outlives the MCP server and its client: background jobs survive the agent's client
+restarting. Waiting never blocks the loop, and a host that cannot start is reported with the reason its
+log gives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from .client import HostClient, NoHost
+from .paths import ensure_private_dir
+
+AUTOSTART_TIMEOUT_S = 20.0
+LOG_MAX_BYTES = 1 << 20  # serve.log starts over beyond this
+
+Connect = Callable[[], Awaitable[HostClient]]
+
+
+class HostUnavailable(RuntimeError):
+    """No host could be reached (and none could be started)."""
+
+
+async def start_host(path: Path, config_path: str | None, connect: Connect) -> tuple[HostClient, subprocess.Popen[bytes]]:
+    """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections."""
+    try:
+        ensure_private_dir(path)
+    except (OSError, RuntimeError) as exc:
+        raise HostUnavailable(f"cannot start an openclaw-tui host: {exc}") from exc
+    log_path = path.parent / "serve.log"
+    cmd = [sys.executable, "-m", "openclaw_tui"]
+    if config_path:
+        cmd += ["--config", config_path]
+    cmd.append("serve")
+    try:
+        proc = await asyncio.to_thread(_spawn_detached, cmd, log_path)
+    except OSError as exc:
+        raise HostUnavailable(f"cannot start an openclaw-tui host ({' '.join(cmd)}): {exc}") from exc
+    deadline = time.monotonic() + AUTOSTART_TIMEOUT_S
+    while True:
+        try:
+            return await connect(), proc
+        except NoHost:
+            pass
+        started = f"no openclaw-tui host was running on {path}, and the one this MCP server started"
+        exited = proc.poll()
+        if exited is not None:
+            # Another agent's server may have won the race to start one; a last look, then give up.
+            with contextlib.suppress(NoHost):
+                return await connect(), proc
+            raise HostUnavailable(
+                f"{started} exited with status {exited}: {_tail(log_path)} (log: {log_path})"
+            )
+        if time.monotonic() > deadline:
+            raise HostUnavailable(
+                f"{started} (pid {proc.pid}) did not accept connections within "
+                f"{AUTOSTART_TIMEOUT_S:.0f} s (log: {log_path})"
+            )
+        await asyncio.sleep(0.05)
+
+
+def _spawn_detached(cmd: list[str], log_path: Path) -> subprocess.Popen[bytes]:
+    """Start ``cmd`` in a session of its own, so it outlives this server and its client's kill."""
+    with open(log_path, "wb" if _size(log_path) > LOG_MAX_BYTES else "ab") as log:
+        return subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            close_fds=True,
+        )
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _tail(path: Path, chars: int = 400) -> str:
+    try:
+        text = path.read_bytes()[-chars:].decode(errors="replace").strip()
+    except OSError:
+        return "(no log)"
+    return " ".join(text.split()) or "(empty log)"

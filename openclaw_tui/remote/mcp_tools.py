@@ -1,0 +1,102 @@
+"""What the MCP server shows an agent: the two tools, their descriptions and schemas, and result mapping.
+
+The input schemas are generated from the pydantic models the host validates with, so the MCP surface can
+never drift from what the host accepts; the descriptions tell an agent how to use yield, background and
+timed polls instead of sleep loops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import mcp_types as types
+
+from ..core.models import ACTIONS, ExecParams, ProcessParams
+
+EXEC_DESCRIPTION = (
+    "Run a shell command (the user's shell, -c) on this machine. If it finishes within the yield window "
+    "(yieldMs, default 10000 ms) you get its output and exit code directly. If it is still running then, or "
+    "at once with background: true, it keeps running as a background session and you get its sessionId: "
+    "continue with the process tool (poll for output, write/send-keys/submit/paste for input, kill to stop). "
+    "A non-zero exit is status completed with the exit code in the text; exit 127/126 (not found / not "
+    "executable) and timeouts (timeout, seconds, default 1800) are failed. Set pty: true for anything "
+    "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
+    "the host's working directory unless you give workdir. Do not sleep-loop "
+    "while a background job runs: call process poll with a timeout (ms, up to 30000), or carry on with other "
+    "work - when the job exits you get a notification, and a notice at the top of your next result."
+)
+
+PROCESS_DESCRIPTION = (
+    "Supervise the background sessions you started with exec (you only see your own). Actions: "
+    + ", ".join(ACTIONS)
+    + ". list: your sessions, newest first, [input-wait] marks one waiting for input. poll (sessionId, "
+    "timeout ms <= 30000): output not seen yet and whether it ended; with a timeout it waits for new "
+    "output or the exit - use that instead of sleeping. log (sessionId, offset, limit): the retained "
+    "transcript by lines, by default the last 200. write (data, eof): send text to stdin; eof: true ends "
+    "the input. send-keys (keys such as Enter, C-c, Up, M-x, F5; hex bytes; literal text): keystrokes for a "
+    "pty session. submit: press Enter. paste (text, bracketed default true): paste text. kill: terminate "
+    "the session's process group. clear: drop a finished session. remove: kill if running, clear if "
+    "finished. When a session waits for input, read it with log, then answer with write, send-keys, submit "
+    "or paste. You are notified when a background session exits, so no sleep loops are needed."
+)
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "status": {
+            "type": "string",
+            "enum": ["running", "completed", "failed"],
+            "description": "running: the session continues in the background; completed: the command "
+            "ended (see exitCode); failed: the call or the command failed (see the text and failureKind).",
+        },
+        "sessionId": {
+            "type": ["string", "null"],
+            "description": "The background session this result is about, when there is one.",
+        },
+    },
+    "required": ["status"],
+}
+
+
+def failed(text: str, kind: str, **details: Any) -> dict[str, Any]:
+    return {"text": text, "details": {"status": "failed", "failureKind": kind, **details}}
+
+
+def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
+    """``{text, details}`` as MCP: text content, structured content, ``isError`` for failed."""
+    details = res.get("details")
+    if not isinstance(details, dict):
+        details = {"status": "failed", "failureKind": "bad-result"}
+    return types.CallToolResult(
+        content=[types.TextContent(text=str(res.get("text", "")))],
+        structured_content=details,
+        is_error=details.get("status") == "failed",
+    )
+
+
+def tool_definitions() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name="exec",
+            title="Run a shell command",
+            description=EXEC_DESCRIPTION,
+            input_schema=ExecParams.model_json_schema(),
+            output_schema=OUTPUT_SCHEMA,
+            annotations=types.ToolAnnotations(
+                title="Run a shell command", read_only_hint=False, destructive_hint=True, open_world_hint=True
+            ),
+        ),
+        types.Tool(
+            name="process",
+            title="Supervise background sessions",
+            description=PROCESS_DESCRIPTION,
+            input_schema=ProcessParams.model_json_schema(),
+            output_schema=OUTPUT_SCHEMA,
+            annotations=types.ToolAnnotations(
+                title="Supervise background sessions",
+                read_only_hint=False,
+                destructive_hint=True,
+                open_world_hint=False,
+            ),
+        ),
+    ]
