@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
@@ -12,6 +11,8 @@ import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config import ExecSettings, Settings
+
+from ..waiting import wait_for  # noqa: F401  (re-exported for the core tests)
 
 
 @pytest.fixture
@@ -23,18 +24,6 @@ async def host() -> AsyncIterator[ToolHost]:
 def make_host(**exec_changes: Any) -> ToolHost:
     """A host whose exec settings bypass clamps (short TTLs and thresholds for tests)."""
     return ToolHost(settings=Settings(exec=replace(ExecSettings(), **exec_changes)))
-
-
-async def wait_for(predicate: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
-    """Wait until ``predicate()`` is truthy; fail with ``what`` after a generous deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def poll_until(host: ToolHost, sid: str, agent: str | None, predicate: Callable[[str], bool],

@@ -8,7 +8,6 @@ Snapshot helpers freeze what changes by itself: runtimes, clock times and sessio
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,6 +16,8 @@ from textual.pilot import Pilot
 
 from openclaw_tui import ToolHost
 from openclaw_tui.ui import DashboardApp, make_app
+
+from ..waiting import wait_for
 
 SIZE = (120, 36)
 FIXED_IDS = ("amber-atlas", "bold-beacon", "calm-comet", "deft-delta", "eager-eagle", "fancy-fern",
@@ -55,14 +56,7 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def until(pilot: Pilot[Any], predicate: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
     """Let the app run until ``predicate()`` is truthy; fail naming ``what`` after a generous deadline."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.05)
+    return await wait_for(predicate, timeout, what, pause=pilot.pause, step=0.05)
 
 
 async def start(host: ToolHost, command: str, agent: str | None = None, **params: Any) -> str:
