@@ -141,18 +141,17 @@ async def choose_host(mode: str, elevated: bool) -> str:
 
 
 def _placed_argv(session: Session, argv: list[str]) -> list[str]:
-    """Wrap ``argv`` in the sandbox when this run goes there, and record where it runs."""
+    """Wrap ``argv`` in the sandbox when :func:`choose_host` sent this run there, and record where it runs.
+
+    ``settings.host`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed, so
+    nothing is decided twice and nothing blocks the loop here.
+    """
     settings = session.settings
-    if settings.elevated or settings.host == GATEWAY:
+    found = sandbox.cached()
+    if settings.host != SANDBOX:
         session.host_kind = GATEWAY
         return argv
-    found = sandbox.cached() or sandbox.availability()  # probed already unless a caller skipped exec
-    if not found.usable:
-        if settings.host == SANDBOX:
-            why = f"the sandbox cannot run here: {found.reason}; nothing was started"
-            raise LaunchError("sandbox-unavailable", why)
-        session.host_kind = GATEWAY
-        return argv
+    assert found is not None and found.usable, "choose_host places a run in the sandbox only once it is probed"
     try:
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
