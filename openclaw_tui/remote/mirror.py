@@ -200,10 +200,6 @@ class RemoteHost:
         found = [s for s in self._sessions.values() if agent is None or s.agent == agent]
         return sorted(found, key=lambda s: s.order, reverse=True)
 
-    @property
-    def registry(self) -> list[RemoteSession]:
-        return sorted(self._sessions.values(), key=lambda s: s.order)
-
     def force_kill(self) -> None:
         """Not ours to force: an attached dashboard never ends the host's sessions on its own."""
 

@@ -7,8 +7,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import sys
 from pathlib import Path
 
@@ -54,7 +52,7 @@ def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
         app.run()
     finally:
         app.disarm_watchdog()
-        _kill_leftovers(host)
+        host.force_kill()  # last resort if the app died before its unmount closed the host
     return app.return_code or 0
 
 
@@ -72,14 +70,3 @@ def run_attached(config_path: str | None = None) -> int:
         return app.return_code or 0
 
     return asyncio.run(main())
-
-
-def _kill_leftovers(host: ToolHost) -> None:
-    """Last resort when the app died before its unmount closed the host: kill what still runs."""
-    for session in host.registry:
-        child = session.child
-        if session.running and child is not None:
-            try:
-                os.killpg(child.pgid, signal.SIGKILL)
-            except OSError:
-                pass

@@ -140,9 +140,8 @@ class DashboardApp(App[int]):
 
     # -- host events ----------------------------------------------------------------------------
     def sessions(self) -> list[Session]:
-        """All sessions, newest first; ties (same millisecond) broken by start order."""
-        order = {s.id: i for i, s in enumerate(self.host.registry)}
-        return sorted(self.host.sessions(), key=lambda s: (s.started_ms, order.get(s.id, 0)), reverse=True)
+        """All sessions, newest first (the host orders them by start)."""
+        return self.host.sessions()
 
     def on_sessions_changed(self, message: SessionsChanged) -> None:
         if self.bridge is not None:

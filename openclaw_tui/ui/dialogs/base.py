@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from textual.screen import ModalScreen
-from textual.widgets import Input, TextArea
+from textual.widgets import Button, Input, TextArea
 
 ResultType = TypeVar("ResultType")
 
@@ -27,3 +27,20 @@ class Dialog(ModalScreen[ResultType]):
             field.cursor_blink = blink
         for area in self.query(TextArea):
             area.cursor_blink = blink
+
+
+class FormDialog(Dialog[ResultType]):
+    """A dialog that collects input: its primary button runs :meth:`submit`; Cancel and Escape give None."""
+
+    def submit(self) -> None:
+        raise NotImplementedError
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "cancel":
+            self.dismiss(None)
+        else:
+            self.submit()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

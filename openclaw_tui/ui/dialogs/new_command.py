@@ -10,10 +10,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label
 
-from .base import Dialog
+from .base import FormDialog
 
 
-class NewCommandDialog(Dialog[dict[str, Any] | None]):
+class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     """Dismisses with the ``exec`` parameters (``command``, ``workdir``, ``pty``, ``background``) or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="new-command-cancel")]
@@ -40,19 +40,10 @@ class NewCommandDialog(Dialog[dict[str, Any] | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self._run()
+        self.submit()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "run":
-            self._run()
-        else:
-            self.dismiss(None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def _run(self) -> None:
+    def submit(self) -> None:
         command = self.query_one("#command", Input).value.strip()
         if not command:
             self.query_one("#new-command-error", Label).update("type a command to run")

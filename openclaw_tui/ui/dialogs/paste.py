@@ -9,10 +9,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, TextArea
 
-from .base import Dialog
+from .base import FormDialog
 
 
-class PasteDialog(Dialog[str | None]):
+class PasteDialog(FormDialog[str | None]):
     """Dismisses with the text to paste (Ctrl+S or the button), or None.
 
     Args:
@@ -47,16 +47,10 @@ class PasteDialog(Dialog[str | None]):
     def on_mount(self) -> None:
         self.query_one("#paste-text", TextArea).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "send":
-            self.action_send()
-        else:
-            self.dismiss(None)
-
     def action_send(self) -> None:
+        self.submit()
+
+    def submit(self) -> None:
         text = self.query_one("#paste-text", TextArea).text
         self.dismiss(text if text else None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)

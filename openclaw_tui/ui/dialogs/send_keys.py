@@ -10,10 +10,10 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label
 
 from ..keymap import BadKeys, parse_key_line
-from .base import Dialog
+from .base import FormDialog
 
 
-class SendKeysDialog(Dialog[list[str] | None]):
+class SendKeysDialog(FormDialog[list[str] | None]):
     """Dismisses with the tokens to send, or None; a bad token keeps the prompt open with the reason."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="send-keys-cancel")]
@@ -41,5 +41,3 @@ class SendKeysDialog(Dialog[list[str] | None]):
             return
         self.dismiss(tokens)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
