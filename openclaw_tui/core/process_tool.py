@@ -203,11 +203,16 @@ async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None)
     return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", bracketed=p.bracketed)
 
 
+async def _end(s: Session, agent: str | None) -> None:
+    """Kill on behalf of ``agent`` (or the operator) and wait until the session is marked ended."""
+    await end_session(s, agent or "operator")
+    await s.done.wait()
+
+
 async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
         return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
-    await end_session(s, agent or "operator")
-    await s.done.wait()
+    await _end(s, agent)
     s.exit_reported = True
     text = f"Killed session {s.id} ({describe_end(s)})."
     if s.cleanup == "uncertain":
@@ -224,8 +229,7 @@ async def clear(host: ToolHost, p: ProcessParams, s: Session, agent: str | None)
 
 async def remove(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
-        await end_session(s, agent or "operator")
-        await s.done.wait()
+        await _end(s, agent)
     host.registry.drop(s.id)
     return result(f"Removed session {s.id} ({describe_end(s)}).", "completed", sessionId=s.id, cleanup=s.cleanup)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import mcp_types as types
+from pydantic import BaseModel
 
 from ..core.models import ACTIONS, ExecParams, ProcessParams
 
@@ -74,29 +75,22 @@ def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
     )
 
 
+def _tool(name: str, title: str, description: str, params: type[BaseModel], open_world: bool) -> types.Tool:
+    return types.Tool(
+        name=name,
+        title=title,
+        description=description,
+        input_schema=params.model_json_schema(),
+        output_schema=OUTPUT_SCHEMA,
+        annotations=types.ToolAnnotations(
+            title=title, read_only_hint=False, destructive_hint=True, open_world_hint=open_world
+        ),
+    )
+
+
 def tool_definitions() -> list[types.Tool]:
+    """The two tools, with input schemas generated from the models the host validates with."""
     return [
-        types.Tool(
-            name="exec",
-            title="Run a shell command",
-            description=EXEC_DESCRIPTION,
-            input_schema=ExecParams.model_json_schema(),
-            output_schema=OUTPUT_SCHEMA,
-            annotations=types.ToolAnnotations(
-                title="Run a shell command", read_only_hint=False, destructive_hint=True, open_world_hint=True
-            ),
-        ),
-        types.Tool(
-            name="process",
-            title="Supervise background sessions",
-            description=PROCESS_DESCRIPTION,
-            input_schema=ProcessParams.model_json_schema(),
-            output_schema=OUTPUT_SCHEMA,
-            annotations=types.ToolAnnotations(
-                title="Supervise background sessions",
-                read_only_hint=False,
-                destructive_hint=True,
-                open_world_hint=False,
-            ),
-        ),
+        _tool("exec", "Run a shell command", EXEC_DESCRIPTION, ExecParams, open_world=True),
+        _tool("process", "Supervise background sessions", PROCESS_DESCRIPTION, ProcessParams, open_world=False),
     ]
