@@ -3,8 +3,9 @@
 The app is given its :class:`~openclaw_tui.core.host.ToolHost` and owns its lifetime on the app's loop:
 it starts the host when mounted and closes it when unmounted (ending every session and waiting until
 their process groups are gone), so no process outlives the dashboard. Host events arrive through
-:class:`~.bridge.HostBridge` as messages; a once-a-second tick updates runtimes and notices sessions
-that start waiting on the kernel's evidence, which has no event of its own.
+:class:`~.bridge.HostBridge` as messages (waiting changes, by the idle rule or the kernel's evidence,
+come as list changes); a once-a-second tick updates the runtimes shown. Attached to a host in another
+process (``openclaw-tui attach``), closing only disconnects.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..core.host import ToolHost
 from ..core.notify import describe_end
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
-from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged, SessionWaiting
+from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog
 from .header import SummaryHeader
@@ -163,9 +164,6 @@ class DashboardApp(App[int]):
             self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how}", title="Session ended",
                         severity="error" if d["status"] == FAILED else "information")
 
-    def on_session_waiting(self, message: SessionWaiting) -> None:
-        self._check_waiting()
-
     def _tick(self) -> None:
         self._sync()
 
@@ -175,13 +173,13 @@ class DashboardApp(App[int]):
         self.workspace.sync(sessions)
         self._check_waiting(sessions)
 
-    def _check_waiting(self, sessions: list[Session] | None = None) -> None:
+    def _check_waiting(self, sessions: list[Session]) -> None:
         """Toast a session that starts waiting for input (idle rule or kernel evidence).
 
         A program that idles reading the terminal between redraws (``top``) flips in and out of waiting
         every second; it is announced again only after someone sent it input.
         """
-        waiting = {s.id: s for s in (sessions if sessions is not None else self.host.sessions()) if is_waiting(s)}
+        waiting = {s.id: s for s in sessions if is_waiting(s)}
         for sid, s in waiting.items():
             if self._waiting.get(sid) == len(s.inputs):
                 continue

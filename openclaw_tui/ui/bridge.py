@@ -5,7 +5,8 @@ arrive once per read from a child: far more often than anyone can look. The brid
 into a message on the app's queue. Output becomes one pending :class:`SessionOutput` per session (a new
 one is only posted after the previous was handled, and queued ones replace each other), so a flooding
 child costs the UI one message per frame at most; the list-level :class:`SessionsChanged` coalesces the
-same way. Exits and waiting changes stay individual: each may deserve a toast.
+same way, and also carries waiting changes (the app toasts new waiters when it syncs the list). Exits
+stay individual: each deserves a toast of its own.
 """
 
 from __future__ import annotations
@@ -50,15 +51,6 @@ class SessionExited(Message):
         self.listed = listed
 
 
-class SessionWaiting(Message):
-    """A session started or stopped waiting for input."""
-
-    def __init__(self, session_id: str, waiting: bool) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.waiting = waiting
-
-
 class HostBridge:
     """Subscribes ``target`` to ``host`` events until :meth:`close`."""
 
@@ -92,8 +84,6 @@ class HostBridge:
             session = self.host.session(sid)
             listed = session is not None and session.backgrounded
             self.target.post_message(SessionExited(sid, dict(event.data), listed))
-        elif event.kind == ev.WAITING and sid is not None:
-            self.target.post_message(SessionWaiting(sid, bool(event.data.get("waitingForInput"))))
         if event.kind in _LIST_KINDS and not self._list_pending:
             self._list_pending = True
             self.target.post_message(SessionsChanged())
