@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from .config import HEAD_CHARS
+
 STDOUT = "stdout"
 STDERR = "stderr"
 
@@ -115,7 +117,7 @@ class Output:
 
     max_chars: int
     pending_max: int
-    head_max: int = 4000
+    head_max: int = HEAD_CHARS
     head: str = ""
     total_chars: int = 0
     tail: TailBuffer = field(init=False)
@@ -179,8 +181,3 @@ class Output:
             out.append(chunk.text[-need:])
             need -= len(chunk.text)
         return "".join(reversed(out))
-
-    def resize(self, max_chars: int) -> None:
-        """Shrink what is retained (eviction keeps only a capped tail of old sessions)."""
-        self.tail.cap = max_chars
-        self.tail._trim()

@@ -69,6 +69,3 @@ class Notices:
 
     def take(self, agent: str | None) -> list[dict[str, Any]]:
         return self._queues.pop(agent, [])
-
-    def peek(self, agent: str | None) -> list[dict[str, Any]]:
-        return list(self._queues.get(agent, []))

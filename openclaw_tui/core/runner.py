@@ -226,10 +226,3 @@ def _default_signals() -> None:
     """In the PTY child before exec: undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes."""
     for sig in (signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
-
-
-def send_signal(child: Child, sig: int = signal.SIGTERM) -> None:
-    try:
-        os.killpg(child.pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
