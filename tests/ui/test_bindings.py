@@ -21,6 +21,14 @@ async def select(pilot, app: DashboardApp, sid: str) -> None:
     await until(pilot, lambda: app.workspace.select(sid) or selected(app) == sid, f"{sid} selected")
 
 
+async def prompt_on_screen(pilot, app: DashboardApp, host) -> str:
+    """A PTY session asking ``name?``, selected and drawn."""
+    sid = await start(host, PROMPT, pty=True)
+    await select(pilot, app, sid)
+    await until(pilot, lambda: "name?" in screen_text(app), "the prompt")
+    return sid
+
+
 async def test_new_command_dialog_starts_a_pty_session_and_selects_it(app, host):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
@@ -36,9 +44,7 @@ async def test_new_command_dialog_starts_a_pty_session_and_selects_it(app, host)
 
 async def test_send_keys_prompt_sends_tokens_and_refuses_a_bad_one(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, PROMPT, pty=True)
-        await select(pilot, app, sid)
-        await until(pilot, lambda: "name?" in screen_text(app), "the prompt")
+        sid = await prompt_on_screen(pilot, app, host)
         await pilot.press("k")
         dialog = await until(pilot, lambda: isinstance(app.screen, SendKeysDialog) and app.screen, "prompt")
         dialog.query_one(Input).value = '"ada" Entr'
@@ -55,9 +61,7 @@ async def test_send_keys_prompt_sends_tokens_and_refuses_a_bad_one(app, host):
 
 async def test_submit_sends_enter(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, PROMPT, pty=True)
-        await select(pilot, app, sid)
-        await until(pilot, lambda: "name?" in screen_text(app), "the prompt")
+        sid = await prompt_on_screen(pilot, app, host)
         await pilot.press("s")
         session = host.session(sid)
         await until(pilot, lambda: not session.running, "the session to finish")
@@ -184,9 +188,7 @@ async def test_type_through_sends_every_key_and_ctrl_bracket_leaves(app, host):
 
 async def test_type_through_answers_a_prompt(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, PROMPT, pty=True)
-        await select(pilot, app, sid)
-        await until(pilot, lambda: "name?" in screen_text(app), "the prompt")
+        sid = await prompt_on_screen(pilot, app, host)
         await pilot.press("t", "b", "o", "b", "enter")
         await until(pilot, lambda: "hello bob" in screen_text(app), "the answer")
         await until(pilot, lambda: not app.workspace.type_through, "type-through left when the session ended")

@@ -48,6 +48,13 @@ async def _prompt_session(pilot: Pilot[Any]) -> str:
     return sid
 
 
+async def _dialog_on_prompt(pilot: Pilot[Any], key: str, kind: type) -> Any:
+    """The prompt session, then the dialog ``key`` opens on it."""
+    await _prompt_session(pilot)
+    await pilot.press(key)
+    return await until(pilot, lambda: isinstance(pilot.app.screen, kind) and pilot.app.screen, kind.__name__)
+
+
 def test_empty_dashboard(snap_compare, frozen):
     assert snap_compare(dashboard(), terminal_size=SIZE)
 
@@ -79,10 +86,7 @@ def test_pty_session_with_colours(snap_compare, frozen):
 
 def test_send_keys_prompt_reporting_a_bad_token(snap_compare, frozen):
     async def run_before(pilot: Pilot[Any]) -> None:
-        app = pilot.app
-        await _prompt_session(pilot)
-        await pilot.press("k")
-        dialog = await until(pilot, lambda: isinstance(app.screen, SendKeysDialog) and app.screen, "the prompt")
+        dialog = await _dialog_on_prompt(pilot, "k", SendKeysDialog)
         field = dialog.query_one(Input)
         field.value = '"yes" Entr'
         await pilot.press("enter")
@@ -94,10 +98,7 @@ def test_send_keys_prompt_reporting_a_bad_token(snap_compare, frozen):
 
 def test_paste_dialog(snap_compare, frozen):
     async def run_before(pilot: Pilot[Any]) -> None:
-        app = pilot.app
-        await _prompt_session(pilot)
-        await pilot.press("p")
-        dialog = await until(pilot, lambda: isinstance(app.screen, PasteDialog) and app.screen, "the dialog")
+        dialog = await _dialog_on_prompt(pilot, "p", PasteDialog)
         dialog.query_one(TextArea).text = "first line\nsecond line"
         await settle(pilot)
 
@@ -106,10 +107,7 @@ def test_paste_dialog(snap_compare, frozen):
 
 def test_kill_confirmation(snap_compare, frozen):
     async def run_before(pilot: Pilot[Any]) -> None:
-        app = pilot.app
-        await _prompt_session(pilot)
-        await pilot.press("x")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
+        await _dialog_on_prompt(pilot, "x", ConfirmDialog)
         await settle(pilot)
 
     assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
