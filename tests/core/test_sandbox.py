@@ -207,24 +207,26 @@ async def test_elevated_sessions_are_marked_from_the_first_event(tmp_path) -> No
 
 @needs_sandbox
 async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> None:
+    # the program that catches Ctrl-C replaces the shell: dash (CI's /bin/sh) ends itself on a SIGINT it saw
+    # while waiting, even when its child caught it, so a shell line after it would never run there
     code = "try:\n    input('prompt> ')\nexcept KeyboardInterrupt:\n    print('caught')\nprint('after', input('again> '))"
-    cmd = f"tty && echo is-a-tty; stty size; {PY} -c \"{code}\"; read -p 'name? ' n; echo got=$n; read z; stty size"
+    cmd = f"tty && echo is-a-tty; stty size; read -p 'name? ' n; echo got=$n; read z; stty size; exec {PY} -c \"{code}\""
     sid = await bg(host, cmd, pty=True)
     assert host.session(sid).details()["host"] == "sandbox"
-    out = await poll_until(host, sid, "main", lambda o: "prompt>" in o)
+    out = await poll_until(host, sid, "main", lambda o: "name?" in o)
     assert "is-a-tty" in out and "30 120" in out
-    await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
-    await poll_until(host, sid, "main", lambda o: "again>" in o)  # the program caught Ctrl-C and lives on
-    await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "literal": "yes", "keys": ["Enter"]},
-                    agent="main")
-    await poll_until(host, sid, "main", lambda o: "name?" in o)
     await host.call({"tool": "process", "action": "paste", "sessionId": sid, "text": "bob", "bracketed": False},
                     agent="main")
     await host.call({"tool": "process", "action": "submit", "sessionId": sid}, agent="main")
     await poll_until(host, sid, "main", lambda o: "got=bob" in o)
     host.session(sid).resize(100, 40)
     await host.call({"tool": "process", "action": "submit", "sessionId": sid}, agent="main")
-    await poll_until(host, sid, "main", lambda o: "40 100" in o)
+    await poll_until(host, sid, "main", lambda o: "40 100" in o and "prompt>" in o)
+    await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
+    await poll_until(host, sid, "main", lambda o: "again>" in o)  # the program caught Ctrl-C and lives on
+    await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "literal": "yes", "keys": ["Enter"]},
+                    agent="main")
+    await poll_until(host, sid, "main", lambda o: "after yes" in o)
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     assert host.session(sid).exit_code == 0
 
