@@ -29,5 +29,5 @@ def run_call(call_json: str, agent: str | None) -> int:
         sys.stdout.write("\n")
         sys.stdout.flush()
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
-        sys.stdout = None  # type: ignore[assignment]  # nothing left to flush at exit
+        sys.stdout = None  # nothing left to flush at exit
     return 1 if res["details"]["status"] == "failed" else 0

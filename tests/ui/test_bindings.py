@@ -188,7 +188,7 @@ async def test_type_through_sends_every_key_and_ctrl_bracket_leaves(app, host):
 
 async def test_type_through_answers_a_prompt(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await prompt_on_screen(pilot, app, host)
+        await prompt_on_screen(pilot, app, host)
         await pilot.press("t", "b", "o", "b", "enter")
         await until(pilot, lambda: "hello bob" in screen_text(app), "the answer")
         await until(pilot, lambda: not app.workspace.type_through, "type-through left when the session ended")
