@@ -32,7 +32,7 @@ from .process_tool import run_process
 from .rawring import RawRing
 from .registry import Registry
 from .results import ToolResult, failure
-from .session import Session
+from .session import Replier, Session
 
 TICK_S = 0.5
 TOOLS = ("exec", "process")
@@ -46,6 +46,9 @@ class ToolHost:
         env: the environment settings are read from (default ``os.environ``); children still inherit
             the real process environment.
         settings: ready-made settings, bypassing file and environment (tests, embedding).
+        replier: makes, for each PTY session, the function that answers its terminal queries. The core
+            knows no terminal, so it answers none itself; ``openclaw_tui.ToolHost`` passes the terminal
+            engine's.
     """
 
     def __init__(
@@ -53,8 +56,10 @@ class ToolHost:
         config_path: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         settings: Settings | None = None,
+        replier: Callable[[Session], Replier] | None = None,
     ) -> None:
         self.settings = settings or load_settings(config_path, env)
+        self._replier = replier
         self.bus = EventBus(self._snapshot)
         self.registry = Registry(on_removed=lambda s: self._publish(ev.REMOVED, s))
         self.notices = Notices()
@@ -154,6 +159,8 @@ class ToolHost:
         session = Session(
             self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings, self._on_session_change
         )
+        if pty and self._replier is not None:
+            session.replier = self._replier(session)
         start(session, env, os.environ)
         self.registry.add(session)
         self._publish(ev.ADDED, session)

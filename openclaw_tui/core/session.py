@@ -21,6 +21,7 @@ from typing import Any
 from .buffers import STDERR, STDOUT, Output
 from .config import ExecSettings
 from .modes import ModeTracker
+from .queries import QueryScanner
 from .rawring import RawRing
 from .runner import Child
 from .text import StreamText
@@ -32,6 +33,9 @@ INPUT_HISTORY = 200
 _ORDER = itertools.count()
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
+
+Replier = Callable[[int, bytes], bytes]
+"""The reply to a terminal query that ends at a raw-ring offset (see :mod:`.queries`)."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,8 @@ class Session:
         self._backlog_size = 0
         self.raw = RawRing(settings.raw_ring_bytes)
         self.modes = ModeTracker()
+        self.queries = QueryScanner()
+        self.replier: Replier | None = None  # answers terminal queries (set by the host for PTY runs)
         self.pty_size = (120, 30)
         self._text = {STDOUT: StreamText(), STDERR: StreamText()}
         self.last_output_ms: int | None = None
@@ -124,6 +130,9 @@ class Session:
         self.raw.append(data)
         if self.pty:
             self.modes.feed(data)
+            if self.replier is not None:
+                for back, query in self.queries.feed(data):
+                    self.write_reply(self.replier(self.raw.end - back, query))
         if not self._backlog:
             asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
         self._backlog.append((stream, data))
@@ -193,7 +202,7 @@ class Session:
 
     def write_reply(self, data: bytes) -> None:
         """Terminal query replies go straight to the child; not recorded as anyone's input."""
-        if self.child is not None and self.child.stdin_open:
+        if data and self.child is not None and self.child.stdin_open:
             self.child.write(data)
 
     def resize(self, cols: int, rows: int) -> None:

@@ -122,10 +122,6 @@ class RemoteSession:
         asyncio.ensure_future(self._host.quiet_request("session.input", payload))
         return len(data)
 
-    def write_reply(self, data: bytes) -> None:
-        payload = {"sessionId": self.id, "data": base64.b64encode(data).decode()}
-        asyncio.ensure_future(self._host.quiet_request("session.reply", payload))
-
     def resize(self, cols: int, rows: int) -> None:
         self.pty_size = (cols, rows)
         payload = {"sessionId": self.id, "cols": cols, "rows": rows}

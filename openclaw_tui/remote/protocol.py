@@ -14,11 +14,13 @@ raw.subscribe      {sessionId, offset?: int}                   {start, end} — 
 raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str}     {bytesWritten, bytesQueued} (operator
                                                                keystrokes; recorded with who sent them)
-session.reply      {sessionId, data: base64}                   {} (terminal query replies, unrecorded)
 session.resize     {sessionId, cols, rows}                     {}
 session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], head?, totalChars,
                                                                incremental, inputs}
 =================  ==========================================  =========================================
+
+The host itself answers the terminal queries PTY programs send (cursor position, device status and
+attributes), whether or not any client views the session, so clients never send replies.
 
 A ``cancel`` notification {id} from the client cancels its request with that id if it still runs (a
 cancelled foreground ``exec`` ends its run, as in-process).

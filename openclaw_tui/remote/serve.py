@@ -12,7 +12,7 @@ import signal
 import sys
 from pathlib import Path
 
-from ..core.host import ToolHost
+from .. import ToolHost
 from .paths import socket_path
 from .server import AlreadyServing, HostServer
 

@@ -254,10 +254,6 @@ class _Connection:
         sent = session.send(payload, source, action)
         return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
 
-    async def m_session_reply(self, sessionId: str, data: str) -> dict[str, Any]:
-        self._session(sessionId).write_reply(base64.b64decode(data))
-        return {}
-
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
         self._session(sessionId).resize(int(cols), int(rows))
         return {}

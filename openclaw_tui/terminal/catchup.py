@@ -13,9 +13,12 @@ All searches are ``bytes.rfind``/regex scans in C: a catch-up over a full ring c
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from openclaw_tui.core.modes import ALT_SCREENS, ModeTracker
+
+if TYPE_CHECKING:
+    from .screen import TerminalScreen
 
 _RESETS = (
     b"\x1bc",
@@ -114,3 +117,23 @@ def mode_sequences(modes: dict[int, bool], fresh: bool, current: dict[int, bool]
 def carried_sgr(skipped: bytes) -> bytes:
     """The SGR sequences shortly before a cut, replayed so a colour set on an earlier line carries on."""
     return b"".join(_SGR.findall(skipped, max(0, len(skipped) - _SGR_WINDOW)))
+
+
+def skip_ahead(screen: TerminalScreen, data: bytes, cap: int, gap: bool = False) -> bytes:
+    """Get ``screen`` ready to show the end of ``data`` by parsing at most about ``cap`` of its bytes.
+
+    When the plan leaves bytes out (or ``gap``: bytes before ``data`` were lost already), the screen is
+    restarted or cleared and the modes and colour the left-out bytes set are carried over. Returns the
+    bytes still to feed, so the caller can time that parse.
+    """
+    plan = plan_restart(data, screen.lines, max(cap, 4096))
+    if plan.start > 0 or gap:
+        skipped = data[: plan.start]
+        modes = carried_modes(screen.private_modes, skipped)
+        setup = mode_sequences(modes, plan.fresh, screen.private_modes)
+        if plan.fresh:
+            screen.restart()
+        else:
+            screen.skip()
+        screen.feed(setup + carried_sgr(skipped))
+    return data[plan.start :]

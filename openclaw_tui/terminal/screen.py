@@ -4,8 +4,8 @@
 with its own byte parser (:mod:`.parser`, several times faster than pyte's) and the fixes listed in
 :mod:`.grid`, :mod:`.rows` and :mod:`.modeswitch`, so that it draws what tmux draws for the same bytes
 (the fidelity tests hold it to that): zero-width characters, wide characters, the alternate screen,
-``CSI S/T/b/Z/s/u``, DEC line drawing. It answers the queries programs send on start-up (cursor position,
-device attributes) through ``on_reply`` so they reach the child. Painters read it through ``display()``,
+``CSI S/T/b/Z/s/u``, DEC line drawing. Given ``on_reply``, it answers the queries programs send (cursor
+position, device status and attributes); the host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
 ``row_runs()``/``rows_as_runs()``, ``cursor_xy``, ``cursor_visible``, ``cursor_cell``, ``modes`` and
 ``take_dirty()``.
 """
@@ -44,7 +44,6 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  #
 
     def __init__(self, cols: int, rows: int, on_reply: Callable[[bytes], None] | None = None) -> None:
         self.on_reply = on_reply
-        self.answer_queries = True
         self._graphics = [False, False]
         self._shift = 0
         self._joining = False
@@ -215,7 +214,7 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  #
     # -- replies ---------------------------------------------------------------------------------
 
     def _reply(self, data: bytes) -> None:
-        if self.answer_queries and self.on_reply is not None:
+        if self.on_reply is not None:
             self.on_reply(data)
 
     def report_device_attributes(self, mode: int = 0, **kwargs: Any) -> None:

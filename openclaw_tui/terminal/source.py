@@ -1,4 +1,4 @@
-"""What a live terminal view needs from a session: its raw output ring and a way to talk back.
+"""What a live terminal view needs from a session: its raw output ring and its window size.
 
 The core's ``Session`` provides exactly this; the view codes against the protocol so it can be tested
 with an in-memory source or a real PTY, and so the terminal package never imports the core's classes.
@@ -23,10 +23,6 @@ class RawSource(Protocol):
 
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         """Call ``cb`` on the asyncio loop after new bytes were appended; returns an unsubscribe function."""
-        ...
-
-    def write_reply(self, data: bytes) -> None:
-        """Write to the child's stdin without blocking (answers to terminal queries)."""
         ...
 
     def resize(self, cols: int, rows: int) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .catchup import carried_modes, carried_sgr, mode_sequences, plan_restart
+from .catchup import skip_ahead
 from .screen import TerminalScreen
 from .source import RawSource
 
@@ -32,8 +32,6 @@ class LiveView:
         cols, rows: the view's size; the PTY is resized to match if it differs.
         budget_ms: parse time allowed per :meth:`advance` call.
         on_output: called (on the loop) when new output arrives, so the UI can schedule a frame.
-        answer_queries: answer cursor-position/device-attribute queries in new output. Only one view per
-            session should, or the child gets two answers.
     """
 
     def __init__(
@@ -43,20 +41,16 @@ class LiveView:
         rows: int,
         budget_ms: float = 8.0,
         on_output: Callable[[], None] | None = None,
-        answer_queries: bool = True,
     ) -> None:
         self.source = source
         self.budget = budget_ms / 1000.0
         self.on_output = on_output
-        self.screen = TerminalScreen(cols, rows, on_reply=source.write_reply)
+        self.screen = TerminalScreen(cols, rows)
         self.rate = INITIAL_RATE
         self.catch_ups = 0  # how many times the view skipped ahead (for tests and diagnostics)
-        self._answer = answer_queries
         self._offset = source.raw.start
         self._closed = False
-        self.screen.answer_queries = False  # the tail at attach is history: its queries were not ours
         self._rebuild(int(self.rate * self.budget * ATTACH_BUDGET_FACTOR), count=False)
-        self.screen.answer_queries = answer_queries
         self._unsubscribe = source.add_raw_listener(self._on_raw)
         if tuple(source.pty_size) != (cols, rows):
             source.resize(cols, rows)
@@ -115,24 +109,12 @@ class LiveView:
 
     def _rebuild(self, cap: int, count: bool = True) -> None:
         """Bring the screen to the ring's end, parsing at most about ``cap`` bytes."""
-        screen = self.screen
         start, data = self.source.raw.read(self._offset)
-        plan = plan_restart(data, screen.lines, max(cap, 4096))
         if count:
             self.catch_ups += 1
-        if plan.start > 0 or start > self._offset:
-            skipped = data[: plan.start]
-            modes = carried_modes(screen.private_modes, skipped)
-            setup = mode_sequences(modes, plan.fresh, screen.private_modes)
-            answer, screen.answer_queries = screen.answer_queries, False
-            if plan.fresh:
-                screen.restart()
-            else:
-                screen.skip()
-            screen.feed(setup + carried_sgr(skipped))
-            screen.answer_queries = answer
+        rest = skip_ahead(self.screen, data, cap, gap=start > self._offset)
         began = time.perf_counter()
-        screen.feed(data[plan.start :])
-        self._measure(len(data) - plan.start, time.perf_counter() - began)
-        screen.dirty.update(range(screen.lines))
+        self.screen.feed(rest)
+        self._measure(len(rest), time.perf_counter() - began)
+        self.screen.dirty.update(range(self.screen.lines))
         self._offset = start + len(data)

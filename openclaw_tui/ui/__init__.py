@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import cast
 
-from ..core.host import ToolHost
+from .. import ToolHost
 from ..remote.client import NoHost
 from ..remote.mirror import RemoteHost
 from ..remote.paths import socket_path
@@ -35,7 +36,8 @@ def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: b
         attached: ``host`` is a :class:`RemoteHost`; quitting leaves its sessions running.
         serve_path: serve the (embedded) host on this Unix socket while the app runs.
     """
-    return DashboardApp(host, demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap,
+    # RemoteHost offers ToolHost's surface (remote/mirror.py), which is all the app uses
+    return DashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap,
                         attached=attached, serve_path=serve_path)
 
 

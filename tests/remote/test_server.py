@@ -19,6 +19,8 @@ from openclaw_tui.core.lifecycle import members
 from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
+from ..core.test_queries import ASKER
+
 
 async def test_socket_and_directory_are_private(served) -> None:
     _, sock = served
@@ -147,6 +149,9 @@ async def test_serve_ends_its_sessions_on_sigterm(sock) -> None:
         async with await HostClient.connect(sock) as client:
             r = await client.call({"tool": "exec", "command": "sh -c 'sleep 300 & sleep 300'", "background": True}, agent="a")
             pgid = r["details"]["pid"]
+            asked = await client.call({"tool": "exec", "command": f"{sys.executable} -c '{ASKER}'", "pty": True,
+                                       "yieldMs": 20_000}, agent="a")
+            assert "ESC[1;4R ESC[?62;22c ESC[0n" in asked["text"]  # the headless host answers terminal queries
         second = await asyncio.to_thread(_cli, ["serve"], env)
         assert second.returncode == 1 and "already serving" in second.stderr
         proc.send_signal(signal.SIGTERM)

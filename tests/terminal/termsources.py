@@ -1,6 +1,6 @@
 """Test helpers: two real implementations of ``RawSource`` for live views.
 
-``MemorySource`` holds a real ``RawRing`` that the test appends to, and records replies and resizes.
+``MemorySource`` holds a real ``RawRing`` that the test appends to, and records resizes.
 ``PtySource`` runs a real child in a PTY and drains it on the asyncio loop the way the core does
 (``loop.add_reader`` + ``os.read``, ``EIO`` meaning end of file); it is test code, not product code.
 """
@@ -15,6 +15,19 @@ from collections.abc import Callable
 import ptyprocess
 
 from openclaw_tui.core.rawring import RawRing
+
+ANSWERS_AFTER = b"\r\nabc"
+"""Output that leaves the cursor on row 2, column 4, where ``ANSWERS`` are given."""
+ANSWERS = [
+    (b"\x1b[6n", b"\x1b[2;4R"),
+    (b"\x1b[?6n", b"\x1b[?2;4;1R"),
+    (b"\x1b[5n", b"\x1b[0n"),
+    (b"\x1b[c", b"\x1b[?62;22c"),
+    (b"\x1b[0c", b"\x1b[?62;22c"),
+    (b"\x1b[>c", b"\x1b[>1;10;0c"),
+    (b"\x1b[>0c", b"\x1b[>1;10;0c"),
+]
+"""Each query a terminal answers, with the answer xterm gives."""
 
 
 class _Listeners:
@@ -35,16 +48,12 @@ class MemorySource(_Listeners):
         super().__init__()
         self.raw = RawRing(capacity)
         self.pty_size = (cols, rows)
-        self.replies: list[bytes] = []
         self.resizes: list[tuple[int, int]] = []
 
     def emit(self, data: bytes) -> None:
         """The child printed ``data``."""
         self.raw.append(data)
         self._notify()
-
-    def write_reply(self, data: bytes) -> None:
-        self.replies.append(data)
 
     def resize(self, cols: int, rows: int) -> None:
         self.pty_size = (cols, rows)
@@ -75,9 +84,6 @@ class PtySource(_Listeners):
             return
         self.raw.append(data)
         self._notify()
-
-    def write_reply(self, data: bytes) -> None:
-        os.write(self.child.fd, data)
 
     def resize(self, cols: int, rows: int) -> None:
         self.child.setwinsize(rows, cols)  # the kernel sends SIGWINCH to the child's process group

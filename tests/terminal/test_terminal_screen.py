@@ -6,6 +6,7 @@ import random
 
 import pyte
 import pytest
+from termsources import ANSWERS, ANSWERS_AFTER
 
 from openclaw_tui.terminal import Style, TerminalScreen
 from openclaw_tui.terminal.style import DEFAULT_STYLE
@@ -200,29 +201,17 @@ def test_random_bytes_never_raise() -> None:
 # -- replies ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("query", "reply"),
-    [
-        (b"\x1b[6n", b"\x1b[2;4R"),
-        (b"\x1b[?6n", b"\x1b[?2;4;1R"),
-        (b"\x1b[c", b"\x1b[?62;22c"),
-        (b"\x1b[0c", b"\x1b[?62;22c"),
-        (b"\x1b[>c", b"\x1b[>1;10;0c"),
-        (b"\x1b[5n", b"\x1b[0n"),
-    ],
-)
+@pytest.mark.parametrize(("query", "reply"), ANSWERS)
 def test_queries_are_answered_through_on_reply(query: bytes, reply: bytes) -> None:
     replies: list[bytes] = []
-    screen_after(b"\r\nabc" + query, on_reply=replies.append)
+    screen_after(ANSWERS_AFTER + query, on_reply=replies.append)
     assert replies == [reply]
 
 
-def test_queries_are_not_answered_when_answering_is_off() -> None:
-    replies: list[bytes] = []
-    screen = TerminalScreen(20, 5, on_reply=replies.append)
-    screen.answer_queries = False
-    screen.feed(b"\x1b[6n\x1b[c")
-    assert replies == []
+def test_queries_go_unanswered_without_on_reply() -> None:
+    screen = TerminalScreen(20, 5)
+    screen.feed(b"ab\x1b[6n\x1b[c")
+    assert screen.display()[0].rstrip() == "ab"
 
 
 # -- styles and runs --------------------------------------------------------------------------------

@@ -1,0 +1,70 @@
+"""Answers to a PTY program's terminal queries, worked out from the session's own output.
+
+The host answers every query the core's scanner finds (see :mod:`openclaw_tui.core.queries`), whether
+or not a dashboard is watching, so a program never waits on a view and never gets two answers from two
+views. Status and attribute queries have fixed answers. The cursor position needs a screen: one is built
+on demand from the output just before the query (the same catch-up a view does when it falls behind, so
+it is exact for scrolling output and right again after a full-screen program's next full redraw), asked
+its cursor, and dropped. A program that floods queries cannot stall the loop: past a time budget per
+second, a cursor query gets the previous cursor answer again, which may be stale but never hangs it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from openclaw_tui.core.rawring import RawRing
+
+from .catchup import skip_ahead
+from .screen import TerminalScreen
+
+WINDOW = 64 * 1024  # most output parsed to find the cursor for one query
+BUDGET_S = 0.05  # parse time allowed per second before cursor answers go stale
+
+
+class QuerySource(Protocol):
+    """What answering needs from a session."""
+
+    raw: RawRing
+    pty_size: tuple[int, int]
+
+
+class TerminalReplies:
+    """The terminal's side of one session's queries: ``replies(end, query)`` is what to write back."""
+
+    def __init__(self, source: QuerySource) -> None:
+        self.source = source
+        self._last: dict[bytes, bytes] = {}  # the latest cursor answer per query, for when over budget
+        self._spent = 0.0
+        self._second = 0.0
+
+    def __call__(self, end: int, query: bytes) -> bytes:
+        """The reply to ``query``, which ends at ring offset ``end``."""
+        if not query.endswith(b"6n"):
+            return _answer(TerminalScreen(1, 1), query)
+        now = time.monotonic()
+        if now - self._second >= 1.0:
+            self._second, self._spent = now, 0.0
+        if query in self._last and self._spent > BUDGET_S:
+            return self._last[query]
+        self._last[query] = reply = _answer(self._screen_before(end - len(query)), query)
+        self._spent += time.monotonic() - now
+        return reply
+
+    def _screen_before(self, offset: int) -> TerminalScreen:
+        """A screen showing the output up to ring offset ``offset``, parsing at most about ``WINDOW``."""
+        cols, rows = self.source.pty_size
+        ring = self.source.raw
+        first = max(ring.start, offset - WINDOW)
+        _, history = ring.read(first, max(0, offset - first))
+        screen = TerminalScreen(cols, rows)
+        screen.feed(skip_ahead(screen, history, WINDOW))
+        return screen
+
+
+def _answer(screen: TerminalScreen, query: bytes) -> bytes:
+    out: list[bytes] = []
+    screen.on_reply = out.append
+    screen.feed(query)
+    return b"".join(out)
