@@ -87,20 +87,35 @@ def clamp(value: int, bounds: tuple[int, int]) -> int:
     return max(bounds[0], min(bounds[1], value))
 
 
+# Sockets that let a sandboxed program start processes outside it: container engines and D-Bus/systemd.
+SYSTEM_ESCAPES = (
+    "/run/docker.sock",
+    "/run/containerd/containerd.sock",
+    "/run/podman/podman.sock",
+    "/run/dbus/system_bus_socket",
+    "/run/systemd/private",
+)
+RUNTIME_ESCAPES = ("docker.sock", "podman", "bus", "systemd")  # the same, per user, under $XDG_RUNTIME_DIR
+
+
 def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
     """Paths sandboxed runs must not see: credentials, their agents' sockets, and the host's socket directory.
 
     The socket directory follows the host's rule (``$OPENCLAW_TUI_SOCKET``'s directory, else
     ``$XDG_RUNTIME_DIR/openclaw-tui``, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed, since
     hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because they
-    would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back.
+    would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back; the container engines' sockets and
+    the D-Bus buses (through which systemd starts anything) because each is a way out of the sandbox.
     """
     home = env.get("HOME") or os.path.expanduser("~")
     paths = [os.path.join(home, p) for p in (".ssh", ".aws", os.path.join(".config", "gcloud"), ".gnupg")]
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime:
-        paths += [os.path.join(runtime, "openclaw-tui"), os.path.join(runtime, "gnupg")]
-    paths.append(f"/tmp/openclaw-tui-{os.getuid()}")
+        paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
+    paths += [f"/tmp/openclaw-tui-{os.getuid()}", *SYSTEM_ESCAPES]
+    bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
+    if bus.startswith("unix:path="):
+        paths.append(bus.removeprefix("unix:path=").split(",")[0])
     for key in ("OPENCLAW_TUI_SOCKET", "SSH_AUTH_SOCK"):
         if env.get(key):
             target = os.path.abspath(os.path.expanduser(env[key]))

@@ -136,6 +136,40 @@ async def test_the_hosts_socket_is_unreachable_inside_and_reachable_elevated(tmp
         await server.wait_closed()
 
 
+
+@needs_sandbox
+@pytest.mark.parametrize(
+    ("variable", "value", "socket"),
+    [
+        ("XDG_RUNTIME_DIR", "rt", "rt/bus"),  # the session D-Bus: systemd-run --user starts anything
+        ("XDG_RUNTIME_DIR", "rt", "rt/docker.sock"),  # rootless docker
+        ("DBUS_SESSION_BUS_ADDRESS", "unix:path={outside}/dbus/sock,guid=1", "dbus/sock"),
+    ],
+)
+async def test_sockets_that_start_processes_outside_are_hidden_by_default(tmp_path, outside, variable, value,
+                                                                         socket) -> None:
+    path = outside / socket
+    path.parent.mkdir(parents=True, exist_ok=True)
+    env = {variable: value.format(outside=outside) if "{" in value else str(outside / value)}
+    server = await asyncio.start_unix_server(lambda r, w: w.close(), path=str(path))
+    probe = f"{PY} -c \"import socket; s = socket.socket(socket.AF_UNIX); s.connect('{path}'); print('connected')\""
+    try:
+        async with make_host(tmp_path, elevated=True, env=env) as host:
+            r = await run(host, probe, workdir=str(outside / "work"))
+            assert r["details"]["host"] == "sandbox" and "connected" not in r["text"]
+            r = await run(host, probe, workdir=str(outside / "work"), elevated=True)
+            assert "connected" in r["text"]
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+def test_container_engine_and_system_bus_sockets_are_default_secrets() -> None:
+    secrets = default_secrets({"HOME": "/h"})
+    for path in ("/run/docker.sock", "/run/containerd/containerd.sock", "/run/podman/podman.sock",
+                 "/run/dbus/system_bus_socket", "/run/systemd/private"):
+        assert path in secrets
+
 _LIST_PROCS = 'for p in /proc/[0-9]*; do echo "${p#/proc/} $(cat $p/comm 2>/dev/null)"; done'
 
 
