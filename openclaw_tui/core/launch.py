@@ -83,14 +83,28 @@ def check_env(overrides: Mapping[str, object] | None, sandboxed: bool = False) -
         )
     out: dict[str, str] = {}
     for key, value in overrides.items():
-        if not key or "=" in key or "\0" in key:
+        if not key or "=" in key or not c_string(key):
             raise LaunchError("invalid-env", f"env key {key!r} is not a valid variable name")
         if isinstance(value, bool):
             value = "1" if value else "0"
         if not isinstance(value, (str, int, float)):
             raise LaunchError("invalid-env", f"env value for {key} must be a string or number, got {type(value).__name__}")
+        if not c_string(str(value)):
+            raise LaunchError("invalid-env", f"env value for {key} contains a NUL byte or an unpaired surrogate")
         out[key] = str(value)
     return out
+
+
+def c_string(text: str) -> bool:
+    """Whether ``text`` can be passed to ``execve``: no NUL byte, and encodable for the OS.
+
+    Such a string fails only after the fork, in the child, where a PTY spawn has no way to report it (the
+    child would go on running the host's code), so every one is checked before spawning.
+    """
+    try:
+        return b"\0" not in os.fsencode(text)
+    except UnicodeEncodeError:
+        return False
 
 
 def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
@@ -167,6 +181,9 @@ def start(session: Session, env_overrides: Mapping[str, str], base_env: Mapping[
     """Spawn the session's command (sandboxed or not); raises LaunchError when refused or the OS refuses."""
     env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend)
     argv = _placed_argv(session, shell_argv(session.command, base_env))
+    if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
+        raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
+                                         "surrogate, which no program can be given; nothing was started")
     try:
         if session.pty:
             child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 ACTIONS = ("list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
 Action = Literal["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
@@ -37,6 +37,13 @@ class ExecParams(BaseModel):
         None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."
     )
     elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
+
+    @field_validator("command")
+    @classmethod
+    def _no_nul(cls, command: str) -> str:
+        if "\0" in command:
+            raise ValueError("the command contains a NUL byte, which a shell command cannot hold")
+        return command
 
 
 class ProcessParams(BaseModel):
@@ -75,7 +82,8 @@ def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
         elif err["type"] == "missing":
             lines.append(f"missing required parameter {loc!r}")
         else:
-            lines.append(f"{loc}: {err['msg']} (got {_short(err.get('input'))})")
+            msg = err["msg"].removeprefix("Value error, ")
+            lines.append(f"{loc}: {msg} (got {_short(err.get('input'))})")
     return "; ".join(lines)
 
 

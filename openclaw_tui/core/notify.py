@@ -3,7 +3,9 @@
 One notice per backgrounded session that ends on its own (or by timeout), queued for the agent that
 started it and prepended to that agent's next tool result. No notice when the agent itself (or the
 operator) killed or removed the session, when a poll already returned how it ended, or for an empty
-successful run unless ``notifyOnExitEmptySuccess`` asks for those too.
+successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The operator's own sessions get
+no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
+only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from .session import COMPLETED, Session
 
 SNIPPET_CHARS = 180
+QUEUE_MAX = 100
 _SPACE = re.compile(r"\s+")
 
 
@@ -59,7 +62,10 @@ class Notices:
             "text": f"[exit] {session.id} ({session.name}) {session.status}, {describe_end(session)}"
             + (f": {text}" if text else ""),
         }
-        self._queues.setdefault(session.agent, []).append(notice)
+        if session.agent is not None:
+            queue = self._queues.setdefault(session.agent, [])
+            queue.append(notice)
+            del queue[:-QUEUE_MAX]
         return notice
 
     def discard(self, session_id: str) -> None:

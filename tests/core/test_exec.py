@@ -101,6 +101,27 @@ async def test_refused_env_override_fails_before_anything_spawns(host: ToolHost,
     assert len(host.registry) == 0
 
 
+@pytest.mark.parametrize("pty", [False, True])
+@pytest.mark.parametrize(
+    ("change", "kind", "named"),
+    [
+        ({"command": "echo a\0b"}, "invalid-params", "NUL"),
+        ({"env": {"A": "x\0y"}}, "invalid-env", "A"),
+        ({"env": {"A": "\ud800"}}, "invalid-env", "surrogate"),
+        ({"env": {"A\0B": "x"}}, "invalid-env", "variable name"),
+    ],
+)
+async def test_strings_no_program_can_be_given_fail_before_the_fork(host: ToolHost, pty: bool, change: dict,
+                                                                   kind: str, named: str) -> None:
+    # a NUL in an exec string fails only in the forked child, where a PTY spawn cannot report it and the
+    # child would run on as a copy of the host: such calls are refused before anything forks
+    me = os.getpid()
+    r = await host.call({"tool": "exec", "command": "echo hi", "pty": pty, **change}, agent="main")
+    assert os.getpid() == me
+    assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == kind, r
+    assert named in r["text"] and len(host.registry) == 0
+
+
 async def test_missing_workdir_fails_before_anything_spawns(host: ToolHost, tmp_path) -> None:
     events = []
     host.subscribe(events.append)

@@ -121,3 +121,28 @@ async def test_event_stream_starts_with_a_snapshot_and_follows_a_session() -> No
         assert kinds[0] == "session-added" and "session-backgrounded" in kinds and "session-output" in kinds
         assert kinds[-2:] == ["session-exited", "exit-notification"]
         await host.call(P("clear", sid), agent="main")
+
+
+async def test_the_operators_sessions_publish_a_notice_but_queue_none() -> None:
+    # the operator sees exits as toasts; a queue nobody ever takes would only grow
+    async with make_host() as host:
+        events = []
+        host.subscribe(events.append)
+        sid = await bg(host, "echo op", agent=None)
+        await _finish(host, sid)
+        assert any(e.kind == NOTIFICATION and e.session_id == sid for e in events)
+        assert host.notices.take(None) == []
+
+
+async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> None:
+    monkeypatch.setattr("openclaw_tui.core.notify.QUEUE_MAX", 2)
+    async with make_host() as host:
+        events = []
+        host.subscribe(events.append)
+        # all started before any ends, since every call of the agent takes its queued notices
+        sids = [await bg(host, f"sleep 2; echo job {i}") for i in range(3)]
+        for sid in sids:
+            await _finish(host, sid)
+        ended = [e.session_id for e in events if e.kind == NOTIFICATION]
+        assert sorted(ended) == sorted(sids)
+        assert [n["sessionId"] for n in await _notices(host)] == ended[1:]
