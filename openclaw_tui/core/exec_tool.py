@@ -17,7 +17,7 @@ from .config import TAIL_CHARS, YIELD_RANGE, clamp
 from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
-from .results import ToolResult, failure, result
+from .results import ToolResult, dropped_note, failure, result
 from .sandbox import SANDBOX
 from .session import FAILED, Session
 
@@ -78,9 +78,7 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
     """The whole (capped) output of a run that ended, with how it ended when that matters."""
     out = session.output
     text = out.full_text()
-    header = note
-    if out.truncated:
-        header += f"[output truncated: {out.gap()} chars in the middle were dropped at the retention cap]\n"
+    header = note + dropped_note(out)
     footer = ""
     kind = None
     if session.timed_out:
@@ -99,7 +97,8 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
         text = "(no output)"
     details: dict[str, Any] = session_fields(session)
     details.update(sessionId=None, tail=out.tail_text(TAIL_CHARS), failureKind=kind if session.status == FAILED else None)
-    return result(header + text.rstrip("\n") + footer, session.status, **details)
+    body = text.rstrip("\n")
+    return result(header + body + (footer if body else footer.lstrip("\n")), session.status, **details)
 
 
 def session_fields(session: Session) -> dict[str, Any]:
@@ -118,7 +117,7 @@ def background_result(session: Session) -> ToolResult:
     session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
     details = session_fields(session)
     details.update(tail=tail, failureKind=None)
-    text = (
+    text = dropped_note(session.output) + (
         f"Command still running in the background: session {session.id} ({session.name}), pid {session.pid}.\n"
         f"Use process with sessionId \"{session.id}\": poll (with timeout) for new output, log to read it, "
         "write/send-keys/submit/paste for input, kill to stop. You will be notified when it exits."

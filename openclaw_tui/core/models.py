@@ -72,10 +72,13 @@ class ProcessParams(BaseModel):
 def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
     """One readable sentence per problem, naming the parameter and what it accepts."""
     valid = ", ".join(_param_names(model))
+    aliases = _aliases(model)
     lines: list[str] = []
     for err in exc.errors():
         loc = ".".join(str(p) for p in err["loc"]) or "call"
-        if err["type"] == "extra_forbidden":
+        if err["type"] == "extra_forbidden" and loc in aliases:
+            lines.append(f"{loc!r} and {aliases[loc]!r} are two names for one parameter; give only one")
+        elif err["type"] == "extra_forbidden":
             lines.append(f"unknown parameter {loc!r} (valid parameters: {valid})")
         elif err["type"] == "literal_error" and loc == "action":
             lines.append(f"unknown action {err['input']!r}; valid actions: {', '.join(ACTIONS)}")
@@ -85,6 +88,17 @@ def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
             msg = err["msg"].removeprefix("Value error, ")
             lines.append(f"{loc}: {msg} (got {_short(err.get('input'))})")
     return "; ".join(lines)
+
+
+def _aliases(model: type[BaseModel]) -> dict[str, str]:
+    """Each name a parameter also goes by, mapped to the other name (both ways)."""
+    out: dict[str, str] = {}
+    for name, f in model.model_fields.items():
+        if isinstance(f.validation_alias, AliasChoices):
+            for alias in f.validation_alias.choices:
+                if alias != name:
+                    out[str(alias)], out[name] = name, str(alias)
+    return out
 
 
 def _param_names(model: type[BaseModel]) -> list[str]:

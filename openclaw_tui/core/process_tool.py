@@ -16,7 +16,7 @@ from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams
 from .notify import describe_end
-from .results import ToolResult, failure, result, waiting_hint
+from .results import ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
     else:
         start, end = min(p.offset, total), min(total, p.offset + p.limit)
     body = "\n".join(lines[start:end])
-    parts = [body if body else "(no output in this range)"]
+    parts = [dropped_note(s.output) + (body if body else "(no output in this range)")]
     hint = f"[lines {start}-{max(start, end - 1)} of {total}"
     if start > 0:
         hint += f"; earlier lines: offset={max(0, start - LOG_DEFAULT_LINES)} limit={min(start, LOG_DEFAULT_LINES)}"

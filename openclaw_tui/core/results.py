@@ -7,7 +7,10 @@ MCP, the JSON command line) returns exactly the same thing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .buffers import Output
 
 ToolResult = dict[str, Any]
 
@@ -27,3 +30,11 @@ def waiting_hint(session_id: str) -> str:
         "Check the transcript with log, then answer with write (data), send-keys (keys such as Enter, C-c), "
         "submit (Enter) or paste (text)."
     )
+
+
+def dropped_note(output: Output) -> str:
+    """The line that opens a result when output was discarded at the retention cap, so no agent reads a
+    tail as the whole story ("" when nothing was)."""
+    if not output.truncated:
+        return ""
+    return f"[output truncated: {output.gap()} chars in the middle were dropped at the retention cap]\n"

@@ -33,6 +33,8 @@ async def test_nonzero_exit_is_completed_with_the_code_in_the_text(host: ToolHos
     assert r["details"]["status"] == "completed"
     assert r["details"]["exitCode"] == 3
     assert "exit code 3" in r["text"]
+    r = await host.call({"tool": "exec", "command": "exit 4"}, agent="main")
+    assert r["text"] == "[exit code 4]"  # no output: the code alone, not after an empty line
 
 
 async def test_command_not_found_fails_with_127(host: ToolHost) -> None:
@@ -64,6 +66,8 @@ async def test_timeout_fails_with_timed_out_and_advice(host: ToolHost) -> None:
 async def test_timeout_seconds_alias_is_accepted(host: ToolHost) -> None:
     r = await host.call({"tool": "exec", "command": "sleep 30", "timeoutSeconds": 0.3}, agent="main")
     assert r["details"]["timedOut"] is True
+    r = await host.call({"tool": "exec", "command": "true", "timeout": 1, "timeoutSeconds": 5}, agent="main")
+    assert r["details"]["status"] == "failed" and "give only one" in r["text"]
 
 
 async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:

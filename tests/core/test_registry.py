@@ -84,6 +84,17 @@ async def test_truncated_foreground_output_says_so_at_the_top() -> None:
         assert r["text"].rstrip().endswith("5000")
 
 
+async def test_log_of_truncated_output_says_so_at_the_top() -> None:
+    async with make_host(max_output_chars=1000) as host:
+        r = await host.call({"tool": "exec", "command": "seq 1 5000; sleep 30", "yieldMs": 10}, agent="main")
+        sid = r["details"]["sessionId"]
+        await wait_for(lambda: host.session(sid).output.truncated, what="output past the cap")
+        for call in ({"action": "log"}, {"action": "log", "limit": 5}, {"action": "log", "offset": 0, "limit": 5}):
+            r = await host.call({"tool": "process", "sessionId": sid, **call}, agent="main")
+            assert r["text"].startswith("[output truncated"), r["text"][:80]
+        await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
+
+
 async def test_finished_sessions_expire_after_their_ttl() -> None:
     async with make_host(ttl_ms=200) as host:
         events = []
