@@ -87,4 +87,7 @@ class SessionList(DataTable[Text]):
         current = self._ids[self.cursor_row] if self._ids and 0 <= self.cursor_row < len(self._ids) else None
         if current != self._selected:
             self._selected = current
-            self.post_message(self.Selected(current))
+            # Sent as the list's own: a message created while the sessions pane handles a filter change
+            # would name the pane as its sender, and Textual stops bubbling at the sender, so the
+            # workspace (and the view) would never hear of the new selection.
+            self.post_message(self.Selected(current).set_sender(self))

@@ -57,7 +57,15 @@ class Workspace(Vertical):
 
     @property
     def selected(self) -> Session | None:
-        return self.view.session
+        """The session on view, if it is also the list's highlighted row (else None).
+
+        The view follows the list by message, so for a moment after a filter change it may still show a
+        session the list no longer does; actions must never reach a session that is not shown.
+        """
+        session = self.view.session
+        if session is None or session.id != self.query_one(SessionList).selected_id:
+            return None
+        return session
 
     @property
     def type_through(self) -> bool:
