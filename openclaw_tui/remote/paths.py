@@ -2,8 +2,10 @@
 
 ``$OPENCLAW_TUI_SOCKET`` names the socket directly (tests, several hosts side by side). Otherwise it is
 ``$XDG_RUNTIME_DIR/openclaw-tui/host.sock``, and when there is no runtime directory,
-``/tmp/openclaw-tui-<uid>/host.sock``. The directory is created with mode 0700 and refused if it belongs
-to someone else or is open to others; the socket itself is made 0600.
+``/tmp/openclaw-tui-<uid>/host.sock``. A missing directory is created with mode 0700; an existing one is
+used only if it is already ours and closed to group and others, and is never changed (``$OPENCLAW_TUI_SOCKET``
+may name a shared directory such as ``/tmp``, whose mode is not ours to tighten). The socket itself is made
+0600.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+CHOOSE_PRIVATE = "set $OPENCLAW_TUI_SOCKET to a path in a directory only you can use (mode 0700)"
 
-class SocketDirError(RuntimeError):
+
+class SocketDirError(OSError):
     """The socket directory exists but is not safely ours."""
 
 
@@ -29,11 +33,20 @@ def socket_path(env: Mapping[str, str] | None = None) -> Path:
 
 
 def ensure_private_dir(path: Path) -> None:
-    """Create the socket's directory 0700, or check that an existing one is ours and private."""
+    """Create the socket's directory 0700, or check that an existing one is ours and private.
+
+    An existing directory is never chmodded: tightening a shared one (``/tmp``) would break it for everyone
+    else, so one that is not private is refused instead, with what to do about it.
+    """
     directory = path.parent
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        directory.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        pass  # checked below like any existing directory; a file in the way fails the check too
     info = directory.lstat()
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
-        raise SocketDirError(f"{directory} is not a directory owned by you; refusing to put the host socket there")
+        raise SocketDirError(f"{directory} is not a directory owned by you, so the host socket cannot go there; "
+                             + CHOOSE_PRIVATE)
     if info.st_mode & 0o077:
-        os.chmod(directory, 0o700)
+        raise SocketDirError(f"{directory} is open to other users (mode {stat.S_IMODE(info.st_mode):04o}), so the "
+                             "host socket cannot go there; " + CHOOSE_PRIVATE)
