@@ -18,7 +18,11 @@ from pathlib import Path
 CHOOSE_PRIVATE = "set $OPENCLAW_TUI_SOCKET to a path in a directory only you can use (mode 0700)"
 
 
-class SocketDirError(OSError):
+class SocketPathError(OSError):
+    """The socket's path cannot be used: too long for a Unix socket, or something other than a socket."""
+
+
+class SocketDirError(SocketPathError):
     """The socket directory exists but is not safely ours."""
 
 

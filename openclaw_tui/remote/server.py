@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import socket
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from ..core.events import Event
 from ..core.host import ToolHost
 from ..core.session import Session
 from . import protocol as p
-from .paths import ensure_private_dir
+from .paths import SocketPathError, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 RAW_CHUNK = 256 << 10
@@ -44,19 +45,29 @@ class HostServer:
 
     async def start(self) -> None:
         ensure_private_dir(self.path)
-        if self.path.exists() or self.path.is_symlink():
-            if await _is_live(self.path):
-                raise AlreadyServing(
-                    f"another openclaw-tui host is already serving on {self.path}; "
-                    "use `openclaw-tui attach` to open a dashboard on it"
-                )
-            self.path.unlink()  # left behind by a host that crashed
+        await self._replace_stale_socket()
         old = os.umask(0o177)
         try:
             self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
         finally:
             os.umask(old)
         os.chmod(self.path, 0o600)
+
+    async def _replace_stale_socket(self) -> None:
+        """Remove a socket a crashed host left behind; anything else at the path is not ours to remove."""
+        try:
+            info = self.path.lstat()
+        except FileNotFoundError:
+            return
+        if not stat.S_ISSOCK(info.st_mode):
+            raise SocketPathError(f"{self.path} exists and is not a socket; refusing to replace it "
+                                  "(remove it, or set $OPENCLAW_TUI_SOCKET to another path)")
+        if await _is_live(self.path):
+            raise AlreadyServing(
+                f"another openclaw-tui host is already serving on {self.path}; "
+                "use `openclaw-tui attach` to open a dashboard on it"
+            )
+        self.path.unlink()
 
     async def close(self) -> None:
         if self._server is not None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.paths import SocketDirError
+from openclaw_tui.remote.paths import SocketDirError, SocketPathError
 from openclaw_tui.remote.server import HostServer
 
 
@@ -53,3 +53,13 @@ async def test_a_missing_directory_is_created_private(tmp_path) -> None:
             assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
         finally:
             await server.close()
+
+
+async def test_a_file_that_is_not_a_socket_is_never_replaced(tmp_path) -> None:
+    sock = tmp_path / "run" / "host.sock"
+    sock.parent.mkdir(mode=0o700)
+    sock.write_text("precious")
+    async with ToolHost(env={}, config_path="/dev/null") as host:
+        with pytest.raises(SocketPathError, match=f"{sock} exists and is not a socket"):
+            await HostServer(host, sock).start()
+    assert sock.read_text() == "precious"
