@@ -5,7 +5,7 @@ widget advances it at most ``FPS`` times a second, only when output arrived and 
 screen, then refreshes just the rows the screen marked dirty (plus the rows the cursor left and entered). Each row is a few
 ``(text, Style)`` runs; terminal styles are converted to Rich styles once and cached. The PTY follows
 the widget's size. In type-through mode every key and paste goes to the session as the operator's
-input; Ctrl+] (the telnet escape, which programs rarely need) leaves it.
+input; Ctrl+] (the telnet escape, which programs rarely need) leaves it, or the key the keymap binds.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
@@ -87,8 +87,6 @@ class TerminalView(Widget, can_focus=True):
 
     def on_mount(self) -> None:
         self.set_interval(1 / FPS, self._frame)
-        remapped = getattr(self.app, "user_keymap", {}).get("leave-type-through")
-        self._leave_keys = {k.strip() for k in remapped.split(",")} if remapped else {LEAVE_KEY}
 
     # -- session --------------------------------------------------------------------------------
     def attach(self, session: Session | None) -> None:
@@ -188,9 +186,26 @@ class TerminalView(Widget, can_focus=True):
     def can_type(self) -> bool:
         return self.session is not None and self.session.pty and self.session.stdin_writable
 
+    def leave_bindings(self) -> list[Binding]:
+        """The leave-type-through binding(s) with the keys the app's keymap gives them.
+
+        Textual applies a keymap to a copy of the bindings each time it looks them up, so the remapped
+        keys are found the same way: the footer's source, and so the key the banner names.
+        """
+        bindings = BindingsMap([b for _, b in self._bindings if b.id == "leave-type-through"])
+        bindings.apply_keymap(self.app._keymap)
+        return [b for _, b in bindings]
+
+    @property
+    def leave_key_display(self) -> str:
+        """The leave key as the footer shows it (``ctrl+]`` unless remapped)."""
+        found = self.leave_bindings()
+        return self.app.get_key_display(found[0]) if found else LEAVE_KEY_DISPLAY
+
     def enter_type_through(self) -> bool:
         if not self.can_type():
             return False
+        self._leave_keys = {b.key for b in self.leave_bindings()} or {LEAVE_KEY}
         self.type_through = True
         self.focus()
         return True

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input
+from textual.widgets._footer import FooterKey
 
-from openclaw_tui.ui import DashboardApp
+from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
@@ -50,3 +50,41 @@ async def test_a_filter_that_hides_everything_leaves_no_session_to_act_on(app, h
         assert not isinstance(app.screen, ConfirmDialog) and host.session(sid).running
         await pilot.press("f")  # all again: the list and the view show it
         await until(pilot, lambda: selected(app) == sid and sid in title(app), "the session back")
+
+
+def banner(app: DashboardApp) -> str:
+    return str(app.query_one("#type-through-banner").render())
+
+
+async def footer_key(pilot, app: DashboardApp, action: str) -> str:
+    key = await until(pilot, lambda: next((k for k in app.query(FooterKey) if k.action == action), None),
+                      f"{action} in the footer")
+    return str(key.key_display)
+
+
+async def test_type_through_banner_names_the_default_leave_key(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await pilot.press("t")
+        await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
+                    "type-through on")
+        assert "press ctrl+] to leave" in banner(app)
+        assert await footer_key(pilot, app, "leave_type_through") == "ctrl+]"
+        await pilot.press("ctrl+right_square_bracket")
+        await until(pilot, lambda: not app.workspace.type_through, "type-through off")
+
+
+async def test_type_through_banner_names_the_remapped_leave_key_as_the_footer_does(host):
+    app = make_app(host, cursor_blink=False, keymap={"leave-type-through": "ctrl+g"})
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await pilot.press("t")
+        await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
+                    "type-through on")
+        shown = await footer_key(pilot, app, "leave_type_through")
+        assert shown != "ctrl+]" and f"press {shown} to leave" in banner(app) and "ctrl+]" not in banner(app)
+        await pilot.press("ctrl+g")
+        await until(pilot, lambda: not app.workspace.type_through, "the remapped key to leave")
+        assert not host.session(sid).inputs  # the leave key was not typed through

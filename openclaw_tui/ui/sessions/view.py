@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher, Label, Static
 from ...core.host import ToolHost
 from ...core.session import InputRecord, Session
 from .. import clock
-from ..terminal_view import LEAVE_KEY_DISPLAY, TerminalView
+from ..terminal_view import TerminalView
 from .log_pane import LogPane
 from .rows import agent_label, end_label, state_of, where_label
 from .stream_log import StreamLog
@@ -35,8 +35,7 @@ class SessionView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("", id="view-title")
-        yield Label(f" TYPE-THROUGH  every key goes to the session - press {LEAVE_KEY_DISPLAY} to leave ",
-                    id="type-through-banner")
+        yield Label("", id="type-through-banner")
         with ContentSwitcher(initial="view-empty", id="view-body"):
             yield Static("No session selected. Press n to start a command.", id="view-empty")
             yield TerminalView(id="terminal")
@@ -95,7 +94,12 @@ class SessionView(Vertical):
             await self.log_pane.load()
 
     def set_type_through(self, active: bool) -> None:
-        self.query_one("#type-through-banner").display = active
+        """Show or hide the banner; it names the leave key as bound now (the keymap may remap it)."""
+        banner = self.query_one("#type-through-banner", Label)
+        if active:
+            key = self.terminal.leave_key_display
+            banner.update(f" TYPE-THROUGH  every key goes to the session - press {key} to leave ")
+        banner.display = active
 
     def refresh_info(self) -> None:
         """Title (id, name, agent, state, runtime, io, cwd) and the last inputs; called on changes and each second."""
