@@ -81,3 +81,26 @@ async def test_sigterm_ends_the_sessions_then_the_app(host):
         assert not app.is_running
     app.disarm_watchdog()
     assert host.closed and not session.running and session.killed_by == "shutdown"
+
+
+async def test_pipe_log_follows_new_output_unless_scrolled_up(app: DashboardApp, host, tmp_path):
+    go = tmp_path / "go"
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, f"seq 1 150; while [ ! -e {go} ]; do sleep 0.05; done; echo more; sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        log = app.query_one(StreamLog)
+
+        def last_shown() -> str:
+            return log.render_line(log.size.height - 1).text.strip()
+
+        await until(pilot, lambda: last_shown() == "150", "the log following to the last line")
+        log.scroll_to(y=0, animate=False, immediate=True)  # the operator scrolls up to read
+        go.touch()
+        await until(pilot, lambda: ["stdout", "more"] in list(log._lines), "the new line in the log")
+        await pilot.pause()
+        assert log.scroll_offset.y == 0 and last_shown() != "more"
+        log.scroll_end(animate=False, immediate=True)  # back at the bottom: following again
+        await until(pilot, lambda: last_shown() == "more", "the log at the end again")
+        other = await start(host, "seq 1 100; sleep 60")  # another session opens at its end too
+        await until(pilot, lambda: app.workspace.select(other), "the other session selected")
+        await until(pilot, lambda: last_shown() == "100", "the other log at its end")

@@ -4,7 +4,8 @@ The session keeps its retained output as stream-tagged chunks (newest ``cap`` ch
 keeps its own list of lines and, on each sync, takes only the characters that arrived since the last
 one (the last ``new`` characters of the tail), so a chatty child costs the UI what it printed, not what
 was retained. When more arrived than the tail still holds, it rebuilds from the tail. It follows the end
-unless the operator scrolled up.
+unless the operator scrolled up, and follows again once they scroll back to the bottom; the flag is kept
+explicitly, since comparing offsets is wrong while the log is not laid out yet (hidden, or just shown).
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ class StreamLog(ScrollView, can_focus=True):
         self._open = False  # the last line has no newline yet
         self._seen = 0
         self._widest = 0
+        self._follow = True
 
     def attach(self, session: Session | None) -> None:
         if session is self.session:
             return
         self.session = session
+        self.scroll_home(animate=False, immediate=True, force=True)  # no clamp of an old offset reads as a scroll up
         self._reset()
+        self._follow = True
         self.sync()
 
     def _reset(self) -> None:
@@ -58,7 +62,6 @@ class StreamLog(ScrollView, can_focus=True):
         new = out.total_chars - self._seen
         if new <= 0:
             return False
-        follow = self.scroll_offset.y >= self.max_scroll_y
         if new > out.tail.size:
             self._reset()
             dropped = out.total_chars - out.tail.size
@@ -79,10 +82,22 @@ class StreamLog(ScrollView, can_focus=True):
             self._append(stream, text)
         self._seen = out.total_chars
         self.virtual_size = Size(self._widest, len(self._lines))
-        if follow:
-            self.scroll_end(animate=False, immediate=True)
+        if self._follow:
+            self.scroll_end(animate=False, force=True)  # after the next layout, when the new height is known
         self.refresh()
         return True
+
+    def on_resize(self) -> None:
+        """Shown, or resized: a following log goes back to its end (a scroll before layout is lost)."""
+        if self._follow:
+            self.scroll_end(animate=False, force=True)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value < old_value and self.size.height:
+            self._follow = False  # the operator scrolled up to read
+        elif new_value >= self.max_scroll_y:
+            self._follow = True
 
     def _append(self, stream: str, text: str) -> None:
         parts = text.split("\n")
