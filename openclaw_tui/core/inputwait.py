@@ -64,13 +64,17 @@ def kernel_wait_reason(master_fd: int, group: list[int]) -> str | None:
     states = [_sleep_state(pid) for pid in group]
     if not all(asleep for asleep, _ in states) or not any(waiting for _, waiting in states):
         return None  # someone is still working (or only waiting on a child)
+    return PASSWORD if echo_hidden(master_fd) else READING
+
+
+def echo_hidden(master_fd: int) -> bool:
+    """Whether the terminal takes lines without echoing them: how password prompts read (``getpass``,
+    ``sudo``, ``ssh``). Full-screen programs turn echo off too, but also line editing, so they don't count."""
     try:
         lflag = termios.tcgetattr(master_fd)[3]
     except termios.error:
-        return READING
-    if not lflag & termios.ECHO and lflag & termios.ICANON:
-        return PASSWORD
-    return READING
+        return False
+    return not lflag & termios.ECHO and bool(lflag & termios.ICANON)
 
 
 def foreground_group(master_fd: int) -> int | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from .buffers import STDERR, STDOUT, Output
 from .config import ExecSettings
+from .inputwait import echo_hidden
 from .modes import ModeTracker
 from .queries import QueryScanner
 from .rawring import RawRing
@@ -30,6 +31,7 @@ RUNNING = "running"
 COMPLETED = "completed"
 FAILED = "failed"
 INPUT_HISTORY = 200
+HIDDEN_PREVIEW = "•••"  # what an input record shows of input typed with echo off
 _ORDER = itertools.count()
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
@@ -216,10 +218,16 @@ class Session:
         return self.running and self.child is not None and self.child.stdin_open
 
     def send(self, data: bytes, source: str, action: str) -> int:
-        """Queue input for the child and record who sent it; returns bytes written at once."""
+        """Queue input for the child and record who sent it; returns bytes written at once.
+
+        Input typed at a password prompt (the terminal's echo off) is recorded as ``•••``: the transcript
+        says who answered and how much, never the secret, which agents and dashboards could read back.
+        """
         assert self.child is not None
+        fd = self.child.stdin_fd
+        hidden = self.pty and fd is not None and echo_hidden(fd)
         sent = self.child.write(data)
-        preview = data[:120].decode("utf-8", "replace")
+        preview = HIDDEN_PREVIEW if hidden else data[:120].decode("utf-8", "replace")
         self.inputs.append(InputRecord(time.time(), source, action, preview, len(data)))
         self._on_change("input", self)
         return sent

@@ -8,8 +8,9 @@ import time
 from pathlib import Path
 
 from openclaw_tui import ToolHost
+from openclaw_tui.core.inputwait import echo_hidden
 
-from .conftest import bg, poll_until
+from .conftest import bg, poll_until, wait_for
 
 RAW = f"{sys.executable} {Path(__file__).with_name('rawchild.py')}"
 
@@ -112,3 +113,18 @@ async def test_escape_sequences_split_across_reads_are_still_stripped(host: Tool
     cmd = r"printf '\033[3'; sleep 0.2; printf '1mred\033]0;ti'; sleep 0.2; printf 'tle\007 ok\n'"
     r = await host.call({"tool": "exec", "command": cmd}, agent="main")
     assert r["text"].strip() == "red ok"
+
+
+async def test_input_typed_at_a_password_prompt_is_recorded_without_its_text(host: ToolHost) -> None:
+    code = "import getpass; p = getpass.getpass('pw: '); print('got', len(p)); input('name: ')"
+    sid = await bg(host, f'{sys.executable} -c "{code}"', pty=True)
+    session = host.session(sid)
+    await poll_until(host, sid, "main", lambda o: "pw:" in o)
+    await wait_for(lambda: echo_hidden(session.child.stdin_fd), what="echo off at the prompt")
+    await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "hunter2\n"}, agent="main")
+    await poll_until(host, sid, "main", lambda o: "got 7" in o and "name:" in o)
+    await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "bob\n"}, agent="main")
+    r = await host.call({"tool": "process", "action": "log", "sessionId": sid}, agent="main")
+    assert [i["preview"] for i in r["details"]["inputs"]] == ["•••", "bob\n"]
+    assert [i["bytes"] for i in r["details"]["inputs"]] == [8, 4]
+    assert "hunter2" not in str(r)
