@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import fcntl
 import json
 import os
 import socket
@@ -42,16 +43,28 @@ class HostServer:
         self.path = Path(path)
         self._server: asyncio.AbstractServer | None = None
         self._connections: set[_Connection] = set()
+        self._lock: int | None = None  # the lock file's descriptor while we own the socket
 
     async def start(self) -> None:
+        """Bind the socket, refusing when another host owns it.
+
+        The lock file next to the socket is held for the host's lifetime, so of two hosts starting at the
+        same instant exactly one binds: without it both could find no live host and both bind, the second
+        unlinking the first's socket.
+        """
         ensure_private_dir(self.path)
-        await self._replace_stale_socket()
-        old = os.umask(0o177)
+        self._lock = _take_lock(self.path)
         try:
-            self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
-        finally:
-            os.umask(old)
-        os.chmod(self.path, 0o600)
+            await self._replace_stale_socket()
+            old = os.umask(0o177)
+            try:
+                self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
+            finally:
+                os.umask(old)
+            os.chmod(self.path, 0o600)
+        except BaseException:
+            self._release_lock()
+            raise
 
     async def _replace_stale_socket(self) -> None:
         """Remove a socket a crashed host left behind; anything else at the path is not ours to remove."""
@@ -62,12 +75,14 @@ class HostServer:
         if not stat.S_ISSOCK(info.st_mode):
             raise SocketPathError(f"{self.path} exists and is not a socket; refusing to replace it "
                                   "(remove it, or set $OPENCLAW_TUI_SOCKET to another path)")
-        if await _is_live(self.path):
-            raise AlreadyServing(
-                f"another openclaw-tui host is already serving on {self.path}; "
-                "use `openclaw-tui attach` to open a dashboard on it"
-            )
+        if await _is_live(self.path):  # a host that takes no lock (an older version) still owns it
+            raise AlreadyServing(_already_serving(self.path))
         self.path.unlink()
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the file releases the flock
+            self._lock = None
 
     async def close(self) -> None:
         if self._server is not None:
@@ -77,8 +92,10 @@ class HostServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
             self._server = None
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+        if self._lock is not None:  # only the lock's holder may remove the socket: it could be another host's
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+            self._release_lock()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = _Connection(self.host, reader, writer)
@@ -88,6 +105,32 @@ class HostServer:
         finally:
             self._connections.discard(conn)
             conn.close()
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def _take_lock(path: Path) -> int:
+    """Lock the socket's lock file for this host, or refuse: another host holds it (serving or starting).
+
+    The lock file stays when the host ends: removing it would let two later hosts lock two different files.
+    """
+    fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise AlreadyServing(_already_serving(path)) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _already_serving(path: Path) -> str:
+    return (f"another openclaw-tui host is already serving on {path}; "
+            "use `openclaw-tui attach` to open a dashboard on it")
 
 
 async def _is_live(path: Path) -> bool:
