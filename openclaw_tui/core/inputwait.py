@@ -70,11 +70,20 @@ def kernel_wait_reason(master_fd: int, group: list[int]) -> str | None:
 def echo_hidden(master_fd: int) -> bool:
     """Whether the terminal takes lines without echoing them: how password prompts read (``getpass``,
     ``sudo``, ``ssh``). Full-screen programs turn echo off too, but also line editing, so they don't count."""
-    try:
-        lflag = termios.tcgetattr(master_fd)[3]
-    except termios.error:
-        return False
+    lflag = _local_flags(master_fd)
     return not lflag & termios.ECHO and bool(lflag & termios.ICANON)
+
+
+def reads_lines(master_fd: int) -> bool:
+    """Whether the terminal is in line mode (canonical), where Ctrl-D ends input only at a line's start."""
+    return bool(_local_flags(master_fd) & termios.ICANON)
+
+
+def _local_flags(master_fd: int) -> int:
+    try:
+        return int(termios.tcgetattr(master_fd)[3])
+    except termios.error:
+        return 0
 
 
 def foreground_group(master_fd: int) -> int | None:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .config import POLL_WAIT_MAX_MS
+from .inputwait import reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams
@@ -178,8 +179,19 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
 async def write(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.data and not p.eof:
         return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
-    data = (p.data or "").encode("utf-8") + (b"\x04" if p.eof else b"")
+    data = (p.data or "").encode("utf-8")
+    if p.eof:
+        data += _end_of_input(s, data)
     return await _send(s, data, agent, "write", " (end of input sent)" if p.eof else "")
+
+
+def _end_of_input(s: Session, data: bytes) -> bytes:
+    """Ctrl-D, the terminal's end of file. In line mode a Ctrl-D after unfinished text only hands that
+    text over, so a second one is needed for the program to read end of file."""
+    fd = s.child.stdin_fd if s.child is not None else None
+    if data and not data.endswith((b"\n", b"\r")) and fd is not None and reads_lines(fd):
+        return b"\x04\x04"
+    return b"\x04"
 
 
 async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:

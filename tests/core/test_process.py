@@ -130,10 +130,13 @@ async def test_write_to_a_pty_session_and_record_who_sent_it(host: ToolHost) -> 
     assert r["details"]["inputs"][0]["action"] == "write"
 
 
-async def test_write_eof_ends_input_of_a_pty_reader(host: ToolHost) -> None:
-    sid = await bg(host, "cat > /dev/null; echo cat-done", pty=True)
-    await host.call(P("write", sid, data="abc\n", eof=True), agent="main")
-    await poll_until(host, sid, "main", lambda o: "cat-done" in o)
+@pytest.mark.parametrize("data", ["abc\n", "abc", ""])
+async def test_write_eof_ends_input_of_a_pty_reader(host: ToolHost, data: str) -> None:
+    # a Ctrl-D after an unfinished line only hands the line over: end of input needs a second one
+    sid = await bg(host, "wc -c; echo cat-done", pty=True)
+    await host.call(P("write", sid, data=data, eof=True), agent="main")
+    out = await poll_until(host, sid, "main", lambda o: "cat-done" in o)
+    assert f"{len(data)}\n" in out.replace("\r", "")
 
 
 async def test_submit_sends_carriage_return(host: ToolHost) -> None:
