@@ -2,7 +2,8 @@
 
 The dashboard is written against ``ToolHost`` and ``Session``; ``RemoteHost`` and ``RemoteSession`` offer
 the same surface, filled from the host's event stream (state), its raw-output stream (the terminal view's
-bytes, subscribed only while someone views the session) and on-demand output fetches (the log view).
+bytes, subscribed only while someone views the session) and on-demand output fetches (the log view, and
+the recorded inputs, fetched again when someone reads them after the host reported new input).
 Closing a ``RemoteHost`` only closes the connection: the sessions keep running on the host.
 """
 
@@ -40,10 +41,11 @@ class RemoteSession:
         self.raw = RawRing()
         self.modes = ModeTracker()
         self.pty_size = (120, 30)
-        self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
+        self._inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
         self.order = 0
         self._output = Output(200_000, 200_000)
         self._output_stale = True
+        self._inputs_stale = True
         self._fetching = False
         self._raw_listeners: list[Callable[[], None]] = []
         self.update(details)
@@ -84,17 +86,35 @@ class RemoteSession:
     @property
     def output(self) -> Output:
         """The last fetched output; a fetch of what is new starts when it may be out of date."""
-        if self._output_stale and not self._fetching:
-            self._fetching = True
-            asyncio.ensure_future(self._fetch())
+        if self._output_stale:
+            self._start_fetch()
         return self._output
+
+    @property
+    def inputs(self) -> deque[InputRecord]:
+        """The last fetched inputs; a fetch starts when the host recorded input since.
+
+        A PTY session on view is drawn from raw bytes and never reads ``output``, so the inputs cannot
+        wait for an output fetch: the ``inputs:`` line and the waiting toasts read them here.
+        """
+        if self._inputs_stale:
+            self._start_fetch()
+        return self._inputs
 
     def mark_output(self) -> None:
         self._output_stale = True
 
+    def mark_inputs(self) -> None:
+        self._inputs_stale = True
+
+    def _start_fetch(self) -> None:
+        if not self._fetching:
+            self._fetching = True
+            asyncio.ensure_future(self._fetch())
+
     async def _fetch(self) -> None:
         try:
-            self._output_stale = False
+            self._output_stale = self._inputs_stale = False
             since = self._output.total_chars if self._output.total_chars else None
             r = await self._host.client.request("session.output", {"sessionId": self.id, "since": since})
         except Exception:
@@ -112,9 +132,13 @@ class RemoteSession:
                 out.tail.size += len(c["text"])
             out.total_chars = r["totalChars"]
             self._output = out
-        self.inputs = deque((InputRecord(i["at"], i["source"], i["action"], i["preview"], i["bytes"])
-                             for i in r["inputs"]), maxlen=INPUT_HISTORY)
+        inputs = deque((InputRecord(at=i["at"], source=i["source"], action=i["action"], preview=i["preview"],
+                                    nbytes=i["bytes"]) for i in r["inputs"]), maxlen=INPUT_HISTORY)
+        changed = list(inputs) != list(self._inputs)
+        self._inputs = inputs
         self._host.publish(Event(ev.OUTPUT, self.id, {}))
+        if changed:  # the dashboard redraws the inputs line on list changes, as for an embedded host
+            self._host.publish(Event(ev.INPUT, self.id, self.details()))
 
     # -- input and the terminal view -------------------------------------------------------------
     def send(self, data: bytes, source: str, action: str) -> int:
@@ -245,4 +269,6 @@ class RemoteHost:
             else:
                 session.update(data)
             session.mark_output()
+            if kind == ev.INPUT:
+                session.mark_inputs()
         self.publish(Event(kind, sid, data))

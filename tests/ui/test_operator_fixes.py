@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets._footer import FooterKey
 
+from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, start, toasts, until
+from .conftest import SIZE, new_host, screen_text, start, toasts, until
 
 
 def selected(app: DashboardApp) -> str | None:
@@ -88,3 +91,39 @@ async def test_type_through_banner_names_the_remapped_leave_key_as_the_footer_do
         await pilot.press("ctrl+g")
         await until(pilot, lambda: not app.workspace.type_through, "the remapped key to leave")
         assert not host.session(sid).inputs  # the leave key was not typed through
+
+
+@pytest.fixture
+async def served(tmp_path):
+    host = new_host()
+    host.start()
+    server = HostServer(host, tmp_path / "host.sock")
+    await server.start()
+    try:
+        yield host, tmp_path / "host.sock"
+    finally:
+        await server.close()
+        await host.close()
+
+
+def inputs_line(app: DashboardApp) -> str:
+    return str(app.query_one("#view-inputs").render())
+
+
+async def test_attached_dashboard_shows_the_inputs_of_a_pty_session(served):
+    host, sock = served
+    sid = await start(host, "bash -c 'read -r a; read -r b; sleep 60'", agent="agent-a", pty=True)
+    await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "from-agent\n"}, agent="agent-a")
+    remote = await RemoteHost.connect(sock)
+    app = make_app(remote, cursor_blink=False, attached=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.workspace.select(sid) or selected(app) == sid, "the session selected")
+        await until(pilot, lambda: "from-agent" in screen_text(app), "the echo drawn from the raw bytes")
+        await until(pilot, lambda: "agent-a write from-agent" in inputs_line(app), "the agent's input listed")
+        await pilot.press("t", "o", "k", "ctrl+right_square_bracket")
+        await until(pilot, lambda: [r.source for r in host.session(sid).inputs] == ["agent-a", "operator", "operator"],
+                    "the keys recorded on the host")
+        await until(pilot, lambda: "operator type ok" in inputs_line(app), "the operator's keys listed")
+        await pilot.press("q")
+        await until(pilot, lambda: not app.is_running, "the app to quit")
+    assert host.session(sid).running
