@@ -24,7 +24,6 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer
 
 from ..core.host import ToolHost
-from ..core.notify import describe_end
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
 from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged
@@ -37,6 +36,19 @@ from .terminal_view import TerminalView
 
 TICK_S = 1.0
 EXIT_WATCHDOG_S = 5.0
+
+
+def how_it_ended(details: dict[str, Any]) -> str:
+    """``exit code 0``, ``killed by SIGTERM`` or ``timed out``, from an exit event's details.
+
+    The words of :func:`~openclaw_tui.core.notify.describe_end`, read from the state the event carries:
+    by the time the toast is shown a removed session is gone from the registry.
+    """
+    if details.get("timedOut"):
+        return "timed out"
+    if details.get("exitSignal"):
+        return f"killed by {details['exitSignal']}"
+    return f"exit code {details.get('exitCode')}"
 
 
 class DashboardApp(App[int]):
@@ -159,9 +171,7 @@ class DashboardApp(App[int]):
         self._waiting.pop(message.session_id, None)
         d = message.details
         if message.listed and not self._quitting:
-            session = self.host.session(message.session_id)
-            how = describe_end(session) if session is not None else d.get("status", "")
-            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how}", title="Session ended",
+            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how_it_ended(d)}", title="Session ended",
                         severity="error" if d["status"] == FAILED else "information")
 
     def _tick(self) -> None:

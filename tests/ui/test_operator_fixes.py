@@ -127,3 +127,15 @@ async def test_attached_dashboard_shows_the_inputs_of_a_pty_session(served):
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the app to quit")
     assert host.session(sid).running
+
+
+async def test_exit_toast_of_a_removed_session_says_how_it_ended(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await pilot.press("r")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
+        await pilot.press("y")
+        await until(pilot, lambda: host.session(sid) is None, "the session removed")
+        toast = await until(pilot, lambda: next((t for t in toasts(app) if sid in t), None), "the exit toast")
+        assert "killed by SIG" in toast and "failed, failed" not in toast, toast
