@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
-from .lifecycle import POLL_S, fresh_table, group_alive, members, terminate_group
+from .lifecycle import POLL_S, fresh_table, group_alive, holders, members, terminate_group, terminate_pids
 from .runner import Child, spawn_pipe, spawn_pty
 from .sandbox import GATEWAY, SANDBOX
 from .session import Session
@@ -270,4 +270,20 @@ async def _settle(session: Session, child: Child) -> None:
     try:
         await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
     except TimeoutError:
-        child.close_streams()  # an escaped descendant holds it; stop reading rather than hang
+        if not await _end_escaped(session, child):
+            session.cleanup = "uncertain"
+        child.close_streams()
+
+
+async def _end_escaped(session: Session, child: Child) -> bool:
+    """End descendants that left the session's group and session on purpose (``setsid``, a daemon) but
+    still hold its output open, found by that output; True when none is left (or the output closed)."""
+    links = child.stream_links()
+    escaped = await asyncio.to_thread(holders, links, os.getpid())
+    if escaped:
+        await terminate_pids(escaped, session.settings.kill_grace_s)
+    try:
+        await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
+        return True
+    except TimeoutError:
+        return False

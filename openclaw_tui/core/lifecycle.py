@@ -117,6 +117,52 @@ async def _gone_within(pgid: int, seconds: float) -> bool:
         await asyncio.sleep(POLL_S)
 
 
+def holders(links: set[str], exclude: int) -> list[int]:
+    """Live processes other than ``exclude`` with a file descriptor open on one of ``links`` (fd link
+    targets as ``/proc`` shows them). Reads every process's fd table: for the rare case it is needed."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == exclude:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{entry}/fd")
+            if any(_link(f"/proc/{entry}/fd/{fd}") in links for fd in fds):
+                found.append(int(entry))
+        except OSError:
+            continue
+    return [pid for pid in found if _alive(pid)]
+
+
+def _link(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+async def terminate_pids(pids: list[int], grace_s: float) -> bool:
+    """SIGTERM, grace, SIGKILL for processes outside any group we own; True once none is alive."""
+    for sig, wait_s in ((signal.SIGTERM, grace_s), (signal.SIGKILL, CONFIRM_AFTER_KILL_S)):
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+        deadline = time.monotonic() + wait_s
+        while any(_alive(pid) for pid in pids):
+            if time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(POLL_S)
+        else:
+            return True
+    return False
+
+
 async def terminate_group(pgid: int, grace_s: float) -> bool:
     """SIGTERM, wait up to ``grace_s``, SIGKILL, then wait for the OS to confirm. True when confirmed."""
     table = await fresh_table()

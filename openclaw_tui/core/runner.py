@@ -28,6 +28,7 @@ MAX_BATCH = 1 << 20  # bytes read per wake-up at most
 READ_SLICE_S = 0.002  # time one wake-up may spend reading: a flood never holds the loop for long
 MAX_QUEUED_INPUT = 64 << 20
 
+TIOCGPTN = getattr(termios, "TIOCGPTN", 0x80045430)  # the PTY number of a master; Python's termios lacks it
 DataCallback = Callable[[str, bytes], None]
 _READ_VIEW = memoryview(bytearray(MAX_BATCH))
 
@@ -99,6 +100,18 @@ class Child:
         os.close(fd)
         if not self._readers:
             self.streams_closed.set()
+
+    def stream_links(self) -> set[str]:
+        """What ``/proc/<pid>/fd`` shows for the child's end of each output stream still open: the pipe
+        (``pipe:[inode]``, the same for both ends) or the PTY's terminal (``/dev/pts/N``)."""
+        links = set()
+        for fd in self._readers:
+            if self.pty:
+                number = struct.unpack("I", fcntl.ioctl(fd, TIOCGPTN, b"\0\0\0\0"))[0]
+                links.add(f"/dev/pts/{number}")
+            else:
+                links.add(f"pipe:[{os.fstat(fd).st_ino}]")
+        return links
 
     def close_streams(self) -> None:
         """Stop reading (output still held open by an escaped descendant is abandoned)."""

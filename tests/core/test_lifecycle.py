@@ -6,11 +6,12 @@ import asyncio
 import time
 
 import psutil
+import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.lifecycle import members
 
-from .conftest import bg, poll_until
+from .conftest import bg, make_host, poll_until
 
 TWO_SLEEPS = "sh -c 'sleep 300 & sleep 300'"
 
@@ -89,3 +90,15 @@ async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolH
     assert leader.is_running()
     await host.call(P("kill", sid), agent="main")
     assert members(s.pid) == []
+
+
+@pytest.mark.parametrize("pty", [False, True])
+async def test_a_descendant_that_left_the_session_but_holds_its_output_is_ended(pty: bool) -> None:
+    # on the host (the sandbox's PID namespace ends such a process by itself): setsid leaves the group
+    # and session, so only the output it still holds leads to it
+    async with make_host(host="gateway") as host:
+        r = await host.call({"tool": "exec", "command": "setsid sleep 377 & sleep 0.3; echo left", "pty": pty},
+                            agent="main")
+        assert r["details"]["host"] == "gateway" and "left" in r["text"]
+        assert r["details"]["cleanup"] == "confirmed"
+        assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "377"]]
