@@ -19,11 +19,19 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
                                                                incremental, inputs}
 =================  ==========================================  =========================================
 
+Every request is answered, with its result or an error, unless it is cancelled (below). Params are
+checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
+(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings, ``data`` is base64, ``offset``
+and ``since`` are integers from 0, ``cols`` and ``rows`` integers from 1 to 1000). A request whose ``id``
+is not a string, a number or null is an invalid request (-32600), answered with id null. Anything that
+goes wrong inside the host is an internal error (-32603), logged on the host's stderr; the connection
+keeps serving either way.
+
 The host itself answers the terminal queries PTY programs send (cursor position, device status and
 attributes), whether or not any client views the session, so clients never send replies.
 
 A ``cancel`` notification {id} from the client cancels its request with that id if it still runs (a
-cancelled foreground ``exec`` ends its run, as in-process).
+cancelled foreground ``exec`` ends its run, as in-process); the cancelled request gets no answer.
 
 Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,
 data: base64}. A ``raw`` offset larger than the previous end means bytes were dropped in between (the

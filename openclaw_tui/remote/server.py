@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import binascii
 import contextlib
 import fcntl
+import inspect
 import json
+import logging
 import os
 import socket
 import stat
@@ -29,6 +32,10 @@ from .paths import SocketPathError, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 RAW_CHUNK = 256 << 10
+MAX_TERMINAL_SIDE = 1000  # columns or rows a client may resize a session's terminal to
+MAX_OFFSET = (1 << 63) - 1
+
+log = logging.getLogger(__name__)
 
 
 class AlreadyServing(RuntimeError):
@@ -199,7 +206,15 @@ class _Connection:
             if not line:
                 return
             if line.strip():
-                self._handle(line)
+                self._handle_safely(line)
+
+    def _handle_safely(self, line: bytes) -> None:
+        """Handle one message; a bug in doing so is logged and answered, and the connection keeps serving."""
+        try:
+            self._handle(line)
+        except Exception as exc:
+            log.exception("openclaw-tui host: could not handle a message")
+            self.send(p.error(None, p.INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}"))
 
     def _handle(self, line: bytes) -> None:
         try:
@@ -207,12 +222,20 @@ class _Connection:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
             return
+        except RecursionError:
+            self.send(p.error(None, p.PARSE_ERROR, "not valid JSON: nested too deeply"))
+            return
+        if isinstance(msg, dict) and not _valid_id(msg.get("id")):
+            self.send(p.error(None, p.INVALID_REQUEST, "the request id must be a string, a number or null"))
+            return
         if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
             self.send(p.error(msg.get("id") if isinstance(msg, dict) else None, p.INVALID_REQUEST,
                               "expected a JSON-RPC 2.0 request object with a method"))
             return
         params = msg.get("params") or {}
         if msg["method"] == "cancel" and isinstance(params, dict):
+            if not _valid_id(params.get("id")):
+                return  # a notification gets no answer, and no request has such an id
             running = self.by_id.get(params.get("id"))
             if running is not None:
                 running.cancel()  # the client gave up on it: a foreground exec ends its run
@@ -229,35 +252,47 @@ class _Connection:
         task.add_done_callback(forget)
 
     async def _run(self, id_: Any, method: str, params: Any) -> None:
+        """Answer one request: its result, or an error saying what was wrong with it or in the host."""
+        try:
+            reply = p.response(id_, await self._dispatch(method, params))
+        except asyncio.CancelledError:
+            raise  # the client cancelled it, or the connection is closing: nobody waits for an answer
+        except p.RemoteError as exc:
+            reply = p.error(id_, exc.code, str(exc))
+        except Exception as exc:
+            log.exception("openclaw-tui host: the %s request failed", method)
+            reply = p.error(id_, p.INTERNAL_ERROR, f"internal error in {method}: {type(exc).__name__}: {exc}")
+        else:
+            if id_ is None:
+                return  # a notification: no answer
+        self.send(reply)
+
+    async def _dispatch(self, method: str, params: Any) -> Any:
         handler = getattr(self, "m_" + method.replace(".", "_"), None)
         if handler is None:
-            self.send(p.error(id_, p.METHOD_NOT_FOUND, f"unknown method {method!r}"))
-            return
+            raise p.RemoteError(p.METHOD_NOT_FOUND, f"unknown method {method!r}")
         if not isinstance(params, dict):
-            self.send(p.error(id_, p.INVALID_PARAMS, "params must be an object"))
-            return
+            raise _invalid("params must be an object")
         try:
-            result = await handler(**params)
+            bound = inspect.signature(handler).bind(**params)
         except TypeError as exc:
-            self.send(p.error(id_, p.INVALID_PARAMS, f"bad params for {method}: {exc}"))
-            return
-        except LookupError as exc:
-            self.send(p.error(id_, p.INVALID_PARAMS, str(exc)))
-            return
-        if id_ is not None:
-            self.send(p.response(id_, result))
+            raise _invalid(f"bad params for {method}: {exc}") from None
+        return await handler(*bound.args, **bound.kwargs)
 
-    def _session(self, sessionId: str) -> Session:
-        session = self.host.session(sessionId)
+    def _session(self, sessionId: Any) -> Session:
+        session = self.host.session(_text("sessionId", sessionId))
         if session is None:
-            raise LookupError(f"no session {sessionId!r}")
+            raise _invalid(f"no session {sessionId!r}")
         return session
 
     # -- methods --------------------------------------------------------------------------------
     async def m_hello(self, client: str = "") -> dict[str, Any]:
+        _text("client", client)
         return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid()}
 
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
+        if agent is not None:
+            _text("agent", agent)
         return await self.host.call(call, agent=agent)
 
     async def m_events_subscribe(self) -> dict[str, Any]:
@@ -288,34 +323,37 @@ class _Connection:
         session = self._session(sessionId)
         if sessionId in self.raw:
             self.raw.pop(sessionId).stop()
-        start = session.raw.start if offset is None else max(session.raw.start, offset)
+        start = session.raw.start if offset is None else max(session.raw.start, _offset("offset", offset))
         sub = _RawSubscription(self, session, start)
         self.raw[sessionId] = sub
         sub.schedule()
         return {"start": start, "end": session.raw.end}
 
     async def m_raw_unsubscribe(self, sessionId: str) -> dict[str, Any]:
-        sub = self.raw.pop(sessionId, None)
+        sub = self.raw.pop(_text("sessionId", sessionId), None)
         if sub is not None:
             sub.stop()
         return {}
 
     async def m_session_input(self, sessionId: str, data: str, source: str = "operator", action: str = "type") -> dict[str, Any]:
         session = self._session(sessionId)
-        payload = base64.b64decode(data)
+        payload = _base64("data", data)
         if not session.stdin_writable:
-            raise LookupError(f"session {sessionId} has no writable stdin")
-        sent = session.send(payload, source, action)
+            raise _invalid(f"session {sessionId} has no writable stdin")
+        sent = session.send(payload, _text("source", source), _text("action", action))
         return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
 
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
-        self._session(sessionId).resize(int(cols), int(rows))
+        session = self._session(sessionId)
+        session.resize(_side("cols", cols), _side("rows", rows))
         return {}
 
     async def m_session_output(self, sessionId: str, since: int | None = None) -> dict[str, Any]:
         """Retained output and input history; with ``since`` (a previous ``totalChars``), only what is new
         when it is all still retained."""
         session = self._session(sessionId)
+        if since is not None:
+            _offset("since", since)
         out = session.output
         inputs = [{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes}
                   for r in session.inputs]
@@ -330,6 +368,48 @@ class _Connection:
             return {**base, "incremental": True, "chunks": pieces[::-1]}
         chunks = [{"stream": c.stream, "text": c.text} for c in out.tail.chunks]
         return {**base, "incremental": False, "chunks": chunks, "head": out.head}
+
+
+def _valid_id(id_: Any) -> bool:
+    """JSON-RPC 2.0: a request id is a string, a number or null (anything else cannot be answered by id)."""
+    return id_ is None or isinstance(id_, str) or (isinstance(id_, int | float) and not isinstance(id_, bool))
+
+
+def _invalid(message: str) -> p.RemoteError:
+    return p.RemoteError(p.INVALID_PARAMS, message)
+
+
+def _shown(value: Any) -> str:
+    """A bad value as the client sent it, cut short: the error names it without echoing a megabyte back."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _invalid(f"{name} must be a string (got {_shown(value)})")
+    return value
+
+
+def _integer(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _invalid(f"{name} must be an integer from {low} to {high} (got {_shown(value)})")
+    return value
+
+
+def _offset(name: str, value: Any) -> int:
+    return _integer(name, value, 0, MAX_OFFSET)
+
+
+def _side(name: str, value: Any) -> int:
+    return _integer(name, value, 1, MAX_TERMINAL_SIDE)
+
+
+def _base64(name: str, value: Any) -> bytes:
+    try:
+        return base64.b64decode(_text(name, value), validate=True)
+    except (binascii.Error, ValueError):
+        raise _invalid(f"{name} must be base64 (got {_shown(value)})") from None
 
 
 class _RawSubscription:
