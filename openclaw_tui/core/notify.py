@@ -2,7 +2,8 @@
 
 One notice per backgrounded session that ends on its own (or by timeout), queued for the agent that
 started it and prepended to that agent's next tool result. No notice when the agent itself (or the
-operator) killed or removed the session, when a poll already returned how it ended, or for an empty
+operator) killed or removed the session, when a poll already returned how it ended (or is waiting on
+the session as it ends, so it will: the MCP log message would otherwise repeat it), or for an empty
 successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The operator's own sessions get
 no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
 only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
@@ -43,7 +44,7 @@ class Notices:
     def on_exit(self, session: Session) -> dict[str, Any] | None:
         """Queue a notice if the rules call for one; returns it (for the event stream) or None."""
         s = session.settings
-        if not (s.notify_on_exit and session.backgrounded) or session.exit_reported:
+        if not (s.notify_on_exit and session.backgrounded) or session.exit_reported or session.exit_awaited:
             return None
         if session.killed_by not in (None, "timeout"):
             return None

@@ -81,9 +81,12 @@ async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) 
     if wait_ms and s.running and not s.output.pending:
         s.output_event.clear()
         waiters = [asyncio.ensure_future(s.output_event.wait()), asyncio.ensure_future(s.done.wait())]
+        own = agent == s.agent
+        s.exit_awaited += own  # an exit now reaches its agent through this poll: no notice besides
         try:
             await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            s.exit_awaited -= own
             for w in waiters:
                 w.cancel()
     text, dropped = s.output.pending.take()

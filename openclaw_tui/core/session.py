@@ -115,6 +115,7 @@ class Session:
         self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
         self.empty_polls = 0
         self.exit_reported = False  # a poll (or notification) already told the agent how it ended
+        self.exit_awaited = 0  # timed polls of its own agent waiting now; they will report the exit
         self.waiting = False
         self.kernel_wait: str | None = None
         self.done = asyncio.Event()

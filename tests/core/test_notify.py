@@ -6,7 +6,7 @@ import asyncio
 
 from openclaw_tui.core.events import NOTIFICATION
 
-from .conftest import bg, make_host
+from .conftest import bg, make_host, wait_for
 
 
 def P(action: str, sid: str | None = None, **kw):
@@ -146,3 +146,20 @@ async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> Non
         ended = [e.session_id for e in events if e.kind == NOTIFICATION]
         assert sorted(ended) == sorted(sids)
         assert [n["sessionId"] for n in await _notices(host)] == ended[1:]
+
+
+async def test_an_exit_a_waiting_poll_returns_is_not_also_published_as_a_notice(tmp_path) -> None:
+    # the MCP server sends published notices as log messages: with a timed poll waiting (the pattern agents
+    # are told to use), the exit would arrive twice
+    async with make_host() as host:
+        events = []
+        host.subscribe(events.append)
+        go = tmp_path / "go"
+        sid = await bg(host, f"while [ ! -e {go} ]; do sleep 0.02; done; exit 3", workdir=str(tmp_path))
+        polling = asyncio.ensure_future(host.call(P("poll", sid, timeout=20000), agent="main"))
+        await wait_for(lambda: host.session(sid).exit_awaited == 1, what="the poll waiting")
+        go.touch()
+        r = await polling
+        assert r["details"]["exitCode"] == 3
+        assert not [e for e in events if e.kind == NOTIFICATION]
+        assert await _notices(host) == []
