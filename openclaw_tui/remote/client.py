@@ -80,13 +80,19 @@ class HostClient:
             self._waiting.pop(id_, None)
 
     async def call(self, call: dict[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
-        """A tool call on the host; the same result ``ToolHost.call`` gives."""
+        """A tool call on the host; the same result ``ToolHost.call`` gives.
+
+        ``call`` as text is decoded once, here, and must be a JSON object: the host would decode a JSON
+        string a second time and run what it holds.
+        """
         if isinstance(call, str):
             try:
                 call = json.loads(call)
             except json.JSONDecodeError as exc:
                 return {"text": f"the call is not valid JSON: {exc}",
                         "details": {"status": "failed", "failureKind": "invalid-json"}}
+        if not isinstance(call, dict):
+            return p.not_a_call(call)
         result: dict[str, Any] = await self.request("call", {"call": call, "agent": agent})
         return result
 

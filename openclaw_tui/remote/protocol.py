@@ -43,6 +43,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.results import failure
+
 PROTOCOL_VERSION = 1
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -58,6 +60,24 @@ class RemoteError(Exception):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def not_a_call(value: Any) -> dict[str, Any]:
+    """The failed result for a tool call that is not a JSON object (a string is never decoded a second time)."""
+    return failure(
+        f'a tool call must be a JSON object like {{"tool": "exec", "command": "ls"}}, not {_json_kind(value)}',
+        "invalid-call",
+    )
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return "a number" if isinstance(value, int | float) else type(value).__name__
 
 
 def encode(message: dict[str, Any]) -> bytes:

@@ -293,6 +293,8 @@ class _Connection:
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
             _text("agent", agent)
+        if not isinstance(call, dict):  # the protocol's call is an object: a string is not decoded again
+            return p.not_a_call(call)
         return await self.host.call(call, agent=agent)
 
     async def m_events_subscribe(self) -> dict[str, Any]:
