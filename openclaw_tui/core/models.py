@@ -69,6 +69,35 @@ class ProcessParams(BaseModel):
     bracketed: bool = Field(True, description="paste: wrap in bracketed-paste markers (default true).")
 
 
+ACTION_PARAMS: dict[str, tuple[str, ...]] = {
+    "list": (),
+    "poll": ("sessionId", "timeout"),
+    "log": ("sessionId", "offset", "limit"),
+    "write": ("sessionId", "data", "eof"),
+    "send-keys": ("sessionId", "keys", "hex", "literal"),
+    "submit": ("sessionId",),
+    "paste": ("sessionId", "text", "bracketed"),
+    "kill": ("sessionId",),
+    "clear": ("sessionId",),
+    "remove": ("sessionId",),
+}
+
+
+def misplaced(params: ProcessParams) -> str | None:
+    """A parameter given for an action that ignores it (``eof`` on send-keys, ``text`` on write), which
+    would silently do nothing; None if there is none. Null and default values pass, since some clients
+    send every field of the schema."""
+    takes = ACTION_PARAMS[params.action]
+    wrong = [
+        name for name in sorted(params.model_fields_set - {"action", *takes})
+        if getattr(params, name) not in (None, ProcessParams.model_fields[name].default)
+    ]
+    if not wrong:
+        return None
+    accepted = ", ".join(takes) or "no other parameters"
+    return f"{', '.join(repr(w) for w in wrong)} does not apply to action {params.action!r} (it takes: {accepted})"
+
+
 def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
     """One readable sentence per problem, naming the parameter and what it accepts."""
     valid = ", ".join(_param_names(model))

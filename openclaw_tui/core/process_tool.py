@@ -15,7 +15,7 @@ from .config import POLL_WAIT_MAX_MS
 from .inputwait import reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
-from .models import ACTIONS, ProcessParams
+from .models import ACTIONS, ProcessParams, misplaced
 from .notify import describe_end
 from .results import ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
@@ -30,6 +30,9 @@ Handler = Callable[["ToolHost", ProcessParams, Session, str | None], Awaitable[T
 
 
 async def run_process(host: ToolHost, params: ProcessParams, agent: str | None) -> ToolResult:
+    wrong = misplaced(params)
+    if wrong:
+        return failure(f"invalid process call: {wrong}", "invalid-params")
     if params.action == "list":
         return list_sessions(host, agent)
     if not params.sessionId:

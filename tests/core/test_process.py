@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 
 import pytest
 
@@ -279,3 +280,18 @@ async def test_kill_of_a_finished_session_fails(host: ToolHost) -> None:
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     r = await host.call(P("kill", sid), agent="main")
     assert r["details"]["failureKind"] == "not-running"
+
+
+async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(host: ToolHost) -> None:
+    sid = await bg(host, "cat", pty=True)
+    r = await host.call(P("send-keys", sid, keys=["C-d"], eof=True), agent="main")
+    assert r["details"]["status"] == "failed" and "'eof' does not apply to action 'send-keys'" in r["text"]
+    assert "keys, hex, literal" in r["text"] and host.session(sid).inputs == deque()
+    r = await host.call(P("list", None, limit=5), agent="main")
+    assert r["details"]["status"] == "failed" and "'limit'" in r["text"]
+    # clients that send every field of the schema, null or default, are fine
+    every = {"sessionId": sid, "timeout": None, "offset": None, "limit": None, "data": None, "eof": False,
+             "keys": None, "hex": None, "literal": None, "text": None, "bracketed": True}
+    r = await host.call({"tool": "process", "action": "poll", **every}, agent="main")
+    assert r["details"]["status"] == "running"
+    await host.call(P("kill", sid), agent="main")
