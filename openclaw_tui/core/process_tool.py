@@ -170,7 +170,10 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
     await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
     try:
         sent = s.send(data, agent or "operator", action)
-    except (BufferError, BrokenPipeError) as exc:
+    except BufferError as exc:  # the program is not reading: nothing of this input was taken
+        return failure(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
+                       "input-queue-full", sessionId=s.id)
+    except BrokenPipeError as exc:
         return failure(f"cannot send input to {s.id}: {exc}", "stdin-not-writable", sessionId=s.id)
     queued = len(data) - sent
     text = f"Sent {len(data)} bytes to {s.id}."

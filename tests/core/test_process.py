@@ -295,3 +295,12 @@ async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(ho
     r = await host.call({"tool": "process", "action": "poll", **every}, agent="main")
     assert r["details"]["status"] == "running"
     await host.call(P("kill", sid), agent="main")
+
+
+async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(host: ToolHost, monkeypatch) -> None:
+    monkeypatch.setattr("openclaw_tui.core.runner.MAX_QUEUED_INPUT", 1000)
+    sid = await bg(host, "sleep 60", pty=True)
+    r = await host.call(P("write", sid, data="x" * 2000), agent="main")
+    assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "input-queue-full"
+    assert "nothing was sent" in r["text"] and host.session(sid).inputs == deque()
+    await host.call(P("kill", sid), agent="main")
