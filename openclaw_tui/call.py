@@ -1,7 +1,9 @@
 """``openclaw-tui call '<json>'``: one tool call against the running host, the result as JSON on stdout.
 
-Exit status is 0 unless the result is ``failed``; 2 when no host is running (start one with
-``openclaw-tui serve``, or open the dashboard, which serves the same socket).
+Exit status is 0 unless the result is ``failed`` (1); 2 when no host is running (start one with
+``openclaw-tui serve``, or open the dashboard, which serves the same socket), when the host cannot be
+reached, or when it went away during the call (its outcome is then unknown); 130 when interrupted (Ctrl-C
+cancels the call on the host, as it would in-process). Each of these is one line on stderr.
 """
 
 from __future__ import annotations
@@ -11,18 +13,24 @@ import json
 import sys
 from typing import Any
 
+from .remote import protocol as p
 from .remote.client import HostClient, NoHost
+from .remote.paths import socket_path
 
 
 def run_call(call_json: str, agent: str | None) -> int:
+    path = socket_path()
+
     async def go() -> dict[str, Any]:
-        async with await HostClient.connect(client="openclaw-tui call") as client:
+        async with await HostClient.connect(path, client="openclaw-tui call") as client:
             return await client.call(call_json, agent=agent)
 
     try:
         res = asyncio.run(go())
-    except NoHost as exc:
-        print(f"openclaw-tui: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, p.RemoteError) as exc:
+        print(f"openclaw-tui: {_unreachable(exc, path)}", file=sys.stderr)
         return 2
     try:
         json.dump(res, sys.stdout, ensure_ascii=False)
@@ -31,3 +39,14 @@ def run_call(call_json: str, agent: str | None) -> int:
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
         sys.stdout = None  # nothing left to flush at exit
     return 1 if res["details"]["status"] == "failed" else 0
+
+
+def _unreachable(exc: Exception, path: object) -> str:
+    """Why no result came back, in one line."""
+    if isinstance(exc, NoHost):
+        return str(exc)
+    if isinstance(exc, p.RemoteError):
+        return f"the host on {path} refused the request: {exc}"
+    if isinstance(exc, ConnectionError):
+        return f"the host on {path} closed the connection before answering; the call's outcome is unknown"
+    return f"cannot reach the host on {path}: {exc}"

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from .client import HostClient, NoHost
-from .paths import ensure_private_dir
+from .paths import check_length, ensure_private_dir
 
 AUTOSTART_TIMEOUT_S = 20.0
 LOG_MAX_BYTES = 1 << 20  # serve.log starts over beyond this
@@ -32,6 +32,7 @@ class HostUnavailable(RuntimeError):
 async def start_host(path: Path, config_path: str | None, connect: Connect) -> tuple[HostClient, subprocess.Popen[bytes]]:
     """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections."""
     try:
+        check_length(path)
         ensure_private_dir(path)
     except (OSError, RuntimeError) as exc:
         raise HostUnavailable(f"cannot start an openclaw-tui host: {exc}") from exc

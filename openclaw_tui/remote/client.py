@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol as p
-from .paths import socket_path
+from .paths import SocketPathError, check_length, socket_path
 
 Listener = Callable[[str, dict[str, Any]], None]
 
@@ -40,6 +40,10 @@ class HostClient:
     @classmethod
     async def connect(cls, path: Path | None = None, client: str = "openclaw-tui") -> HostClient:
         path = path or socket_path()
+        try:
+            check_length(path)
+        except SocketPathError as exc:  # no host can serve on such a path
+            raise NoHost(str(exc)) from None
         try:
             reader, writer = await asyncio.open_unix_connection(str(path), limit=p.MAX_LINE)
         except (FileNotFoundError, ConnectionRefusedError) as exc:

@@ -5,16 +5,19 @@
 ``/tmp/openclaw-tui-<uid>/host.sock``. A missing directory is created with mode 0700; an existing one is
 used only if it is already ours and closed to group and others, and is never changed (``$OPENCLAW_TUI_SOCKET``
 may name a shared directory such as ``/tmp``, whose mode is not ours to tighten). The socket itself is made
-0600.
+0600, and its path must fit a Unix socket address.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+# The longest path a Unix socket address holds: sun_path, less the terminating NUL Python insists on.
+SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
 CHOOSE_PRIVATE = "set $OPENCLAW_TUI_SOCKET to a path in a directory only you can use (mode 0700)"
 
 
@@ -34,6 +37,16 @@ def socket_path(env: Mapping[str, str] | None = None) -> Path:
     if runtime and os.path.isdir(runtime):
         return Path(runtime) / "openclaw-tui" / "host.sock"
     return Path(f"/tmp/openclaw-tui-{os.getuid()}") / "host.sock"
+
+
+def check_length(path: Path) -> None:
+    """Refuse a path too long to bind or connect to, naming the limit (the OS only says "too long")."""
+    size = len(os.fsencode(path))
+    if size > SOCKET_PATH_MAX:
+        raise SocketPathError(
+            f"the socket path {path} is {size} bytes long, but a Unix socket path can be at most "
+            f"{SOCKET_PATH_MAX} bytes; set $OPENCLAW_TUI_SOCKET to a shorter path"
+        )
 
 
 def ensure_private_dir(path: Path) -> None:

@@ -3,6 +3,9 @@
 SIGTERM, SIGINT and SIGHUP start a graceful shutdown: every session's process group gets SIGTERM, the
 grace period, then SIGKILL, and the host exits only once the OS confirms they are gone. A second signal
 forces it: SIGKILL to every group at once.
+
+Exit status 1 when another host already serves the socket, 2 when the socket's path or directory cannot
+be used (the message says why: too long, not ours, open to others, not a socket).
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
     try:
         await server.start()
     except AlreadyServing as exc:
-        print(f"openclaw-tui: {exc}", file=sys.stderr)
-        await host.close()
-        return 1
+        return await _refuse(host, exc, 1)
+    except OSError as exc:  # the socket's directory or path cannot be used; SocketPathError says why
+        return await _refuse(host, exc, 2)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
 
@@ -51,6 +54,13 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
         for sig in SIGNALS:
             loop.remove_signal_handler(sig)
     return 0
+
+
+async def _refuse(host: ToolHost, exc: Exception, status: int) -> int:
+    """Not serving: one line saying why, not a traceback, and the host (no sessions yet) closed."""
+    print(f"openclaw-tui: {exc}", file=sys.stderr)
+    await host.close()
+    return status
 
 
 def run_serve(config_path: str | None = None) -> int:

@@ -28,7 +28,7 @@ from ..core.events import Event
 from ..core.host import ToolHost
 from ..core.session import Session
 from . import protocol as p
-from .paths import SocketPathError, ensure_private_dir
+from .paths import SocketPathError, check_length, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 RAW_CHUNK = 256 << 10
@@ -59,6 +59,7 @@ class HostServer:
         same instant exactly one binds: without it both could find no live host and both bind, the second
         unlinking the first's socket.
         """
+        check_length(self.path)
         ensure_private_dir(self.path)
         self._lock = _take_lock(self.path)
         try:

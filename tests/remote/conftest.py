@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from openclaw_tui import ToolHost
@@ -23,3 +26,14 @@ async def served(sock):
             yield host, sock
         finally:
             await server.close()
+
+
+@pytest.fixture
+def someone_elses_dir(tmp_path) -> Path:
+    """A private directory of another user: as root, one chowned to nobody; otherwise the root directory."""
+    if os.getuid() != 0:
+        return Path("/")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o700)
+    os.chown(theirs, 65534, 65534)
+    return theirs

@@ -5,17 +5,23 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
+import stat
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
+from openclaw_tui import ToolHost
 from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.paths import SOCKET_PATH_MAX
+from openclaw_tui.remote.server import HostServer
 
 
 def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "openclaw_tui", *args], env=env, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, check=False)
 
 
 @pytest.mark.parametrize("argument", [
@@ -40,3 +46,79 @@ async def test_the_protocol_call_is_an_object_too(served) -> None:
                                             "agent": "a"})
     assert res["details"]["failureKind"] == "invalid-call"
     assert host.sessions() == []
+
+
+def _one_line(stderr: str) -> str:
+    assert "Traceback" not in stderr and stderr.strip().count("\n") == 0, stderr
+    return stderr.strip()
+
+
+def _call_in_background(sock, command: str) -> subprocess.Popen[str]:
+    call = json.dumps({"tool": "exec", "command": command, "yieldMs": 60_000})
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", call], text=True,
+                            env={**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+async def _until_a_session_runs(host) -> Any:
+    deadline = asyncio.get_running_loop().time() + 30
+    while not host.sessions():
+        assert asyncio.get_running_loop().time() < deadline, "the call never started its command"
+        await asyncio.sleep(0.02)
+    return host.sessions()[0]
+
+
+async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    try:
+        _, err = await asyncio.to_thread(proc.communicate, timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
+async def test_a_host_that_goes_away_mid_call_is_one_line_and_status_2(sock) -> None:
+    async with ToolHost(env={}, config_path="/dev/null") as host:
+        server = HostServer(host, sock)
+        await server.start()
+        try:
+            proc = _call_in_background(sock, "sleep 60")
+            await _until_a_session_runs(host)
+        finally:
+            await server.close()
+        status, err = await _finished(proc)
+    assert status == 2 and "closed the connection" in _one_line(err)
+
+
+async def test_ctrl_c_during_a_call_is_status_130_and_cancels_the_call(served) -> None:
+    host, sock = served
+    proc = _call_in_background(sock, "sleep 60")
+    session = await _until_a_session_runs(host)
+    proc.send_signal(signal.SIGINT)
+    status, err = await _finished(proc)
+    assert status == 130 and "Traceback" not in err, err
+    await asyncio.wait_for(session.done.wait(), 20)
+    assert session.killed_by == "cancelled"
+
+
+@pytest.mark.parametrize("command", [["serve"], ["call", '{"tool": "process", "action": "list"}']])
+def test_a_socket_path_too_long_is_one_line_naming_the_limit(tmp_path, command) -> None:
+    sock = tmp_path / ("x" * (SOCKET_PATH_MAX - len(str(tmp_path)))) / "host.sock"
+    proc = _cli(command, {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)})
+    assert proc.returncode == 2 and f"at most {SOCKET_PATH_MAX} bytes" in _one_line(proc.stderr)
+
+
+def test_serve_refuses_a_socket_directory_open_to_others_in_one_line(tmp_path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    proc = _cli(["serve"], {**os.environ, "OPENCLAW_TUI_SOCKET": str(shared / "host.sock")})
+    assert proc.returncode == 2 and "open to other users" in _one_line(proc.stderr)
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o777
+
+
+def test_serve_refuses_a_socket_directory_of_someone_else_in_one_line(someone_elses_dir) -> None:
+    theirs = someone_elses_dir
+    proc = _cli(["serve"], {**os.environ, "OPENCLAW_TUI_SOCKET": str(theirs / "openclaw-test-host.sock")})
+    assert proc.returncode == 2 and "not a directory owned by you" in _one_line(proc.stderr)

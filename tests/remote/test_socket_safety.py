@@ -19,16 +19,6 @@ from openclaw_tui.remote.paths import SocketDirError, SocketPathError
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
 
-def _someone_elses_dir(tmp_path: Path) -> Path:
-    """A private directory that belongs to another user (as root, by chown; otherwise the root directory's)."""
-    if os.getuid() != 0:
-        return Path("/")
-    theirs = tmp_path / "theirs"
-    theirs.mkdir(mode=0o700)
-    os.chown(theirs, 65534, 65534)
-    return theirs
-
-
 async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(tmp_path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -40,8 +30,8 @@ async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(tmp_pat
     assert not (shared / "host.sock").exists()
 
 
-async def test_a_directory_of_someone_else_is_refused(tmp_path) -> None:
-    theirs = _someone_elses_dir(tmp_path)
+async def test_a_directory_of_someone_else_is_refused(someone_elses_dir) -> None:
+    theirs = someone_elses_dir
     before = theirs.stat()
     async with ToolHost(env={}, config_path="/dev/null") as host:
         with pytest.raises(SocketDirError, match="not a directory owned by you"):
