@@ -2,16 +2,20 @@
 
 The input schemas are generated from the pydantic models the host validates with, so the MCP surface can
 never drift from what the host accepts; the descriptions tell an agent how to use yield, background and
-timed polls instead of sleep loops.
+timed polls instead of sleep loops. Two things the models know that pydantic's schema leaves out are added:
+a parameter's other names (``timeoutSeconds`` for exec's ``timeout``), which ``additionalProperties: false``
+would otherwise forbid, and the limit the host clamps a poll's wait to.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import mcp_types as types
-from pydantic import BaseModel
+from pydantic import AliasChoices, BaseModel
 
+from ..core.config import POLL_WAIT_MAX_MS
 from ..core.models import ACTIONS, ExecParams, ProcessParams
 
 EXEC_DESCRIPTION = (
@@ -59,6 +63,10 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 }
 
 
+# Upper bounds the host applies by clamping, per model and parameter, stated in the schema.
+MAXIMUMS: dict[type[BaseModel], dict[str, int]] = {ProcessParams: {"timeout": POLL_WAIT_MAX_MS}}
+
+
 def failed(text: str, kind: str, **details: Any) -> dict[str, Any]:
     return {"text": text, "details": {"status": "failed", "failureKind": kind, **details}}
 
@@ -80,12 +88,46 @@ def _tool(name: str, title: str, description: str, params: type[BaseModel], open
         name=name,
         title=title,
         description=description,
-        input_schema=params.model_json_schema(),
+        input_schema=input_schema(params),
         output_schema=OUTPUT_SCHEMA,
         annotations=types.ToolAnnotations(
             title=title, read_only_hint=False, destructive_hint=True, open_world_hint=open_world
         ),
     )
+
+
+def input_schema(params: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema, with each parameter's other names and the host's upper bounds added."""
+    schema = params.model_json_schema()
+    properties: dict[str, Any] = {}
+    for name, prop in schema["properties"].items():
+        properties[name] = prop
+        field = params.model_fields.get(name)
+        if field is not None and isinstance(field.validation_alias, AliasChoices):
+            for alias in field.validation_alias.choices:
+                if isinstance(alias, str) and alias != name:
+                    properties[alias] = _alias_property(alias, name, prop)
+    for name, maximum in MAXIMUMS.get(params, {}).items():
+        _set_maximum(properties[name], maximum)
+    schema["properties"] = properties
+    return schema
+
+
+def _alias_property(alias: str, name: str, prop: dict[str, Any]) -> dict[str, Any]:
+    """``alias`` as a property of its own: ``name``'s type, and a description saying it is the same."""
+    described = prop.get("description", "").removesuffix(f" Alias: {alias}.")
+    return {
+        **copy.deepcopy(prop),
+        "title": alias[0].upper() + alias[1:],
+        "description": f"Another name for {name} (give one of the two, not both): {described}",
+    }
+
+
+def _set_maximum(prop: dict[str, Any], maximum: int) -> None:
+    """Bound the numeric branch of a property (``int | None`` is an ``anyOf`` with a null branch)."""
+    for branch in prop.get("anyOf", [prop]):
+        if branch.get("type") in ("integer", "number"):
+            branch["maximum"] = maximum
 
 
 def tool_definitions() -> list[types.Tool]:

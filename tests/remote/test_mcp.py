@@ -18,8 +18,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import mcp_types as types
 import psutil
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.client import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -137,6 +139,23 @@ async def test_initialize_lists_both_tools_with_schemas_from_the_models(served) 
     for action in ACTIONS:
         assert action in process_doc
     assert "timeout" in process_doc and "sleep" in process_doc
+
+
+async def test_exec_schema_accepts_timeout_seconds_and_poll_waits_say_their_bound(served) -> None:
+    """A client that checks arguments against the schema lets the spec's alias through, as the host does."""
+    _, sock = served
+    async with mcp_session(sock, "alice") as s:
+        tools = {t.name: t for t in (await s.list_tools()).tools}
+        exec_schema, process_schema = tools["exec"].input_schema, tools["process"].input_schema
+        alias = exec_schema["properties"]["timeoutSeconds"]
+        assert alias["anyOf"] == exec_schema["properties"]["timeout"]["anyOf"]
+        assert "timeout" in alias["description"]
+        jsonschema.validate({"command": "sleep 30", "timeoutSeconds": 1}, exec_schema)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"action": "poll", "sessionId": "x", "timeout": 30_001}, process_schema)
+        jsonschema.validate({"action": "poll", "sessionId": "x", "timeout": 30_000}, process_schema)
+        r = await call(s, "exec", command="sleep 30", timeoutSeconds=1)
+        assert r.is_error and r.structured_content["failureKind"] == "timeout", text(r)
 
 
 # -- the seeds' examples ----------------------------------------------------------------------------
