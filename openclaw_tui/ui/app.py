@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer
 
 from ..core.host import ToolHost
 from ..core.session import FAILED, Session
@@ -29,6 +28,7 @@ from ..remote.server import AlreadyServing, HostServer
 from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog
+from .footer import DashboardFooter
 from .header import SummaryHeader
 from .sessions.rows import counts, is_waiting
 from .sessions.workspace import Workspace
@@ -71,6 +71,7 @@ class DashboardApp(App[int]):
         Binding("n", "new_command", "New", id="new-command"),
         Binding("q", "quit", "Quit", id="quit"),
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
+        Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
     ]
 
     def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
@@ -95,7 +96,7 @@ class DashboardApp(App[int]):
     def compose(self) -> ComposeResult:
         yield SummaryHeader(id="header")
         yield Workspace(self.host, id="workspace")
-        yield Footer()
+        yield DashboardFooter()
 
     @property
     def workspace(self) -> Workspace:
@@ -200,10 +201,20 @@ class DashboardApp(App[int]):
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("new_command", "quit"):
+        if action in ("new_command", "quit", "toggle_help"):
             found = self.query(Workspace)
             return not (found and found.first().type_through)  # keys belong to the session then
         return True
+
+    def action_toggle_help(self) -> None:
+        """Open or close Textual's help panel: every key of the focused widget and its ancestors.
+
+        The footer leaves the less used keys out when the terminal is narrow; this lists them all.
+        """
+        if self.screen.query("HelpPanel"):
+            self.action_hide_help_panel()
+        else:
+            self.action_show_help_panel()
 
     def action_new_command(self) -> None:
         async def run(params: dict[str, Any] | None) -> None:

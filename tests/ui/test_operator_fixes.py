@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
+from textual.widget import Widget
+from textual.widgets._key_panel import BindingsTable
 from textual.widgets._footer import FooterKey
 
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
-from openclaw_tui.ui.dialogs import ConfirmDialog
+from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
 from .conftest import SIZE, new_host, screen_text, start, toasts, until
@@ -139,3 +142,67 @@ async def test_exit_toast_of_a_removed_session_says_how_it_ended(app, host):
         await until(pilot, lambda: host.session(sid) is None, "the session removed")
         toast = await until(pilot, lambda: next((t for t in toasts(app) if sid in t), None), "the exit toast")
         assert "killed by SIG" in toast and "failed, failed" not in toast, toast
+
+
+SMALL = (80, 24)
+
+
+def panel_text(panel: Widget) -> str:
+    console = Console(width=80, color_system=None)
+    with console.capture() as captured:
+        console.print(panel.query_one(BindingsTable).render())
+    return captured.get()
+
+
+def footer_actions(app: DashboardApp) -> dict[str, FooterKey]:
+    return {k.action: k for k in app.query(FooterKey)}
+
+
+async def test_every_dialog_fits_an_80x24_terminal(app, host):
+    async with app.run_test(size=SMALL) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        for key, kind in (("n", NewCommandDialog), ("p", PasteDialog), ("k", SendKeysDialog), ("x", ConfirmDialog)):
+            await pilot.press(key)
+            dialog = await until(pilot, lambda: isinstance(app.screen, kind) and app.screen, kind.__name__)
+            box = dialog.query_one(".dialog-box")
+            await until(pilot, lambda: box.region.width > 0, f"{kind.__name__} laid out")
+            assert app.screen.region.contains_region(box.region), (kind.__name__, box.region)
+            for widget in box.query("Button, Input, TextArea"):
+                assert box.region.contains_region(widget.region), (kind.__name__, widget, widget.region)
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, kind), f"{kind.__name__} closed")
+
+
+async def test_the_main_keys_stay_in_the_footer_at_80_columns_and_help_lists_the_rest(app, host):
+    async with app.run_test(size=SMALL) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        needed = {"new_command", "quit", "toggle_help", "type_through", "send_keys", "kill"}
+        keys = await until(pilot, lambda: needed <= footer_actions(app).keys() and footer_actions(app), "the keys")
+        for action in needed:
+            assert keys[action].region.right <= SMALL[0], (action, keys[action].region)
+        assert "remove" not in keys  # left out for room; the help panel lists it
+        await pilot.press("question_mark")
+        panel = await until(pilot, lambda: app.screen.query("KeyPanel"), "the help panel")
+        await until(pilot, lambda: {"Remove", "Copy", "Clear"} <= set(panel_text(panel.first()).split()),
+                    "every key listed")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: not app.screen.query("HelpPanel"), "the help panel closed")
+
+
+async def test_a_wide_footer_shows_every_key_and_no_help_key(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        keys = await until(pilot, lambda: "remove" in footer_actions(app) and footer_actions(app), "every key")
+        assert "toggle_help" not in keys and "new_command" in keys and "quit" in keys
+
+
+async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
+    async with app.run_test(size=(60, 15)) as pilot:
+        sid = await start(host, "cat", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        terminal = app.workspace.view.terminal
+        await until(pilot, lambda: terminal.size.height >= 3, "a few rows for the session")
+        await until(pilot, lambda: "quit" in footer_actions(app), "quit in the footer")

@@ -1,0 +1,62 @@
+"""The footer: Textual's, leaving out the less used keys when the terminal is too narrow for all of them.
+
+Textual lays the footer keys out in one row and clips what does not fit, and the app's own keys (new
+command, quit) come last in the binding chain, so at 80 columns they were the ones cut off. Here the
+footer drops keys in :data:`DROP_ORDER` (least needed first) until the rest fit, and then shows ``?``,
+which opens Textual's help panel listing every key of the focused widget and its ancestors.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+HELP_ACTION = "toggle_help"
+
+# Actions whose keys leave the footer first when it is narrow, by action name (the keys are remappable).
+DROP_ORDER = ("copy", "remove", "clear", "paste", "submit", "cycle_state", "toggle_log", "focus_filter")
+
+# FooterKey's own padding (``0 1`` around the key, ``0 1 0 0`` after the description) around its text.
+_KEY_PADDING = 3
+
+
+def key_width(key: FooterKey) -> int:
+    """Columns ``key`` takes in the (non-compact) footer."""
+    return cell_len(key.key_display) + cell_len(key.description) + _KEY_PADDING
+
+
+def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
+    """``keys`` if they fit in ``width``; else without the :data:`DROP_ORDER` ones (as few as needed) plus help."""
+    help_keys = [k for k in keys if k.action == HELP_ACTION]
+    shown = [k for k in keys if k.action != HELP_ACTION]
+    if sum(map(key_width, shown)) <= width:
+        return shown
+    budget = width - sum(map(key_width, help_keys))
+    for action in DROP_ORDER:
+        if sum(map(key_width, shown)) <= budget:
+            break
+        shown = [k for k in shown if k.action != action]
+    return shown + help_keys
+
+
+class DashboardFooter(Footer):
+    """A :class:`~textual.widgets.Footer` that fits the most needed keys into the terminal's width."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._laid_out_for = 0
+
+    def compose(self) -> ComposeResult:
+        keys = list(super().compose())
+        width = self.size.width or self.app.size.width
+        self._laid_out_for = width
+        if all(isinstance(k, FooterKey) for k in keys):  # no key groups (the dashboard defines none)
+            keys = list(fit([k for k in keys if isinstance(k, FooterKey)], width))
+        yield from keys
+
+    async def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._laid_out_for:
+            await self.recompose()
