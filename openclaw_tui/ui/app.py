@@ -102,6 +102,12 @@ class DashboardApp(App[int]):
     def workspace(self) -> Workspace:
         return self.query_one(Workspace)
 
+    @property
+    def shown(self) -> bool:
+        """Whether the dashboard's widgets are there: while the app closes they are removed before the host's
+        last messages (exits, list changes) are handled, and those must not fail the exit."""
+        return bool(self.query(Workspace))
+
     async def on_event(self, event: events.Event) -> None:
         # Type-through keys go to the PTY from here rather than from the focused terminal widget: under
         # heavy output each hop through the event loop waits for a round of ingest callbacks.
@@ -165,9 +171,12 @@ class DashboardApp(App[int]):
     def on_session_output(self, message: SessionOutput) -> None:
         if self.bridge is not None:
             self.bridge.output_handled(message.session_id)
-        self.workspace.view.output_arrived(message.session_id)
+        if self.shown:
+            self.workspace.view.output_arrived(message.session_id)
 
     def on_session_exited(self, message: SessionExited) -> None:
+        if not self.shown:
+            return
         self.workspace.session_ended(message.session_id)
         self._waiting.pop(message.session_id, None)
         d = message.details
@@ -179,6 +188,8 @@ class DashboardApp(App[int]):
         self._sync()
 
     def _sync(self) -> None:
+        if not self.shown:
+            return
         sessions = self.sessions()
         self.query_one(SummaryHeader).show_counts(counts(sessions))
         self.workspace.sync(sessions)

@@ -11,6 +11,7 @@ from textual.widgets._footer import FooterKey
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.bridge import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
@@ -206,3 +207,13 @@ async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
         terminal = app.workspace.view.terminal
         await until(pilot, lambda: terminal.size.height >= 3, "a few rows for the session")
         await until(pilot, lambda: "quit" in footer_actions(app), "quit in the footer")
+
+
+async def test_host_messages_after_the_widgets_are_gone_do_not_fail_the_exit(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid), "the session listed")
+    # While the app closes its widgets go first; the host's last messages can still be in its queue.
+    app.on_sessions_changed(SessionsChanged())
+    app.on_session_output(SessionOutput(sid))
+    app.on_session_exited(SessionExited(sid, {"sessionId": sid, "name": "sleep 60", "status": "failed"}, True))
