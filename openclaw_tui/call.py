@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from typing import Any
 
@@ -23,7 +24,7 @@ def run_call(call_json: str, agent: str | None) -> int:
 
     async def go() -> dict[str, Any]:
         async with await HostClient.connect(path, client="openclaw-tui call") as client:
-            return await client.call(call_json, agent=agent)
+            return await client.call(_in_this_directory(call_json), agent=agent)
 
     try:
         res = asyncio.run(go())
@@ -39,6 +40,15 @@ def run_call(call_json: str, agent: str | None) -> int:
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
         sys.stdout = None  # nothing left to flush at exit
     return 1 if res["details"]["status"] == "failed" else 0
+
+
+def _in_this_directory(call_json: str) -> str | dict[str, Any]:
+    """An exec call without workdir runs where ``call`` was run, as a command typed here would."""
+    try:
+        call = json.loads(call_json)
+    except ValueError:
+        return call_json  # the host's client reports it
+    return p.in_callers_directory(call, os.getcwd()) if isinstance(call, dict) else call_json
 
 
 def _unreachable(exc: Exception, path: object) -> str:

@@ -23,7 +23,8 @@ reconnect says that sessions from before are gone.
 envelope), else ``"mcp"``. An agent sees only the sessions its scope started.
 
 **Results.** ``text`` becomes the text content, ``details`` the structured content, and
-``details.status == "failed"`` sets ``isError``. A malformed call (unknown tool, bad or missing arguments)
+``details.status == "failed"`` sets ``isError``. An ``exec`` without ``workdir`` runs in this server's
+working directory (the agent's project), not in the shared host's. A malformed call (unknown tool, bad or missing arguments)
 is a failed result naming the problem, never a protocol error or a crash.
 
 **Exit notifications.** The server subscribes to the host's events and turns every ``exit-notification``
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import subprocess
 import warnings
 from pathlib import Path
@@ -87,6 +89,7 @@ class McpBridge:
         self._legacy_session: ServerSession | None = None  # handshake era: the connection's own channel
         self._inflight: list[ServerRequestContext[Any, Any]] = []  # 2026-07-28 era: open tool calls
         self.tools = tool_definitions()
+        self.cwd = os.getcwd()  # the agent's directory: exec calls without workdir run here
 
     # -- the MCP server ---------------------------------------------------------------------------
     def build_server(self) -> Server[Any]:
@@ -167,7 +170,8 @@ class McpBridge:
             return failed(str(exc), "no-host")
         note, self._tell_reconnected = self._tell_reconnected, False
         try:
-            res = await client.call({"tool": name, **args}, agent=self.scope or DEFAULT_SCOPE)
+            call = p.in_callers_directory({"tool": name, **args}, self.cwd)
+            res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
         except p.RemoteError as exc:
             return failed(f"the openclaw-tui host rejected the call: {exc}", "host-error")
         except ConnectionError:

@@ -62,6 +62,17 @@ class RemoteError(Exception):
         self.code = code
 
 
+def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
+    """``call`` with ``cwd`` as its workdir if it is an exec call that names none.
+
+    A client in another process (an agent's MCP server, ``openclaw-tui call``) means its own working
+    directory, usually the agent's project, not the one the shared host happened to start in.
+    """
+    if call.get("tool") == "exec" and call.get("workdir") is None:
+        return {**call, "workdir": cwd}
+    return call
+
+
 def not_a_call(value: Any) -> dict[str, Any]:
     """The failed result for a tool call that is not a JSON object (a string is never decoded a second time)."""
     return failure(

@@ -9,6 +9,7 @@ import signal
 import stat
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,9 +20,9 @@ from openclaw_tui.remote.paths import SOCKET_PATH_MAX
 from openclaw_tui.remote.server import HostServer
 
 
-def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "openclaw_tui", *args], env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
+                          text=True, timeout=60, check=False, cwd=cwd)
 
 
 @pytest.mark.parametrize("argument", [
@@ -122,3 +123,10 @@ def test_serve_refuses_a_socket_directory_of_someone_else_in_one_line(someone_el
     theirs = someone_elses_dir
     proc = _cli(["serve"], {**os.environ, "OPENCLAW_TUI_SOCKET": str(theirs / "openclaw-test-host.sock")})
     assert proc.returncode == 2 and "not a directory owned by you" in _one_line(proc.stderr)
+
+
+async def test_an_exec_call_without_workdir_runs_where_call_was_run(served, tmp_path) -> None:
+    _, sock = served
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)}
+    done = await asyncio.to_thread(_cli, ["call", '{"tool": "exec", "command": "pwd"}'], env, tmp_path)
+    assert done.returncode == 0 and json.loads(done.stdout)["text"].strip() == str(tmp_path)

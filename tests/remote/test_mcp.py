@@ -34,12 +34,13 @@ from openclaw_tui.remote.server import HostServer
 DEADLINE_S = 20.0
 
 
-def server_params(sock: Path, agent: str | None, config: str | None = None) -> StdioServerParameters:
+def server_params(sock: Path, agent: str | None, config: str | None = None,
+                  cwd: Path | None = None) -> StdioServerParameters:
     args = ["-m", "openclaw_tui"] + (["--config", config] if config else []) + ["mcp"]
     args += ["--agent", agent] if agent else []
     # The whole environment: the suite's leftover-process marker must reach the server and its children.
     return StdioServerParameters(
-        command=sys.executable, args=args, env=dict(os.environ, OPENCLAW_TUI_SOCKET=str(sock))
+        command=sys.executable, args=args, env=dict(os.environ, OPENCLAW_TUI_SOCKET=str(sock)), cwd=cwd
     )
 
 
@@ -50,6 +51,7 @@ async def mcp_session(
     name: str = "test-client",
     logs: list[Any] | None = None,
     config: str | None = None,
+    cwd: Path | None = None,
 ) -> AsyncIterator[ClientSession]:
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         if logs is not None:
@@ -57,7 +59,7 @@ async def mcp_session(
 
     info = types.Implementation(name=name, version="1.0")
     async with (
-        stdio_client(server_params(sock, agent, config)) as (read, write),
+        stdio_client(server_params(sock, agent, config, cwd)) as (read, write),
         ClientSession(read, write, logging_callback=on_log, client_info=info) as session,
     ):
         await session.initialize()
@@ -412,3 +414,14 @@ async def test_a_client_that_gives_up_on_a_foreground_exec_ends_its_run(served) 
         run = host.sessions()[0]
         await asyncio.wait_for(run.done.wait(), DEADLINE_S)
         assert run.killed_by == "cancelled"
+
+
+async def test_exec_without_workdir_runs_in_the_agents_directory_not_the_hosts(served, tmp_path) -> None:
+    _, sock = served
+    project = tmp_path / "project"
+    project.mkdir()
+    async with mcp_session(sock, cwd=project) as session:
+        r = await call(session, "exec", command="pwd")
+        assert text(r).strip() == str(project)
+        r = await call(session, "exec", command="pwd", workdir=str(tmp_path))
+        assert text(r).strip() == str(tmp_path)
