@@ -25,7 +25,9 @@ envelope), else ``"mcp"``. An agent sees only the sessions its scope started.
 **Results.** ``text`` becomes the text content, ``details`` the structured content, and
 ``details.status == "failed"`` sets ``isError``. An ``exec`` without ``workdir`` runs in this server's
 working directory (the agent's project), not in the shared host's. A malformed call (unknown tool, bad or missing arguments)
-is a failed result naming the problem, never a protocol error or a crash.
+is a failed result naming the problem, never a crash. Only what the SDK refuses before a tool is called
+(``arguments`` that are not an object, a request without ``params``) is a JSON-RPC error, -32602, and a
+line on stdin that is not JSON is dropped by the SDK's transport; the server keeps serving either way.
 
 **Exit notifications.** The server subscribes to the host's events and turns every ``exit-notification``
 for its scope into an MCP log message (``notifications/message``, level ``info``, or ``warning`` when the
