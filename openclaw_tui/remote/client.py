@@ -70,9 +70,12 @@ class HostClient:
         if self.closed.is_set():
             raise ConnectionError("the host connection is closed")
         id_ = next(self._ids)
+        line = p.request(id_, method, params or {})
+        if len(line) >= p.MAX_LINE:
+            raise p.MessageTooLarge(f"{len(line)} bytes once encoded; the host reads at most {p.MAX_LINE} per message")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[id_] = fut
-        self._writer.write(p.request(id_, method, params or {}))
+        self._writer.write(line)
         try:
             return await fut
         except asyncio.CancelledError:
@@ -97,7 +100,11 @@ class HostClient:
                         "details": {"status": "failed", "failureKind": "invalid-json"}}
         if not isinstance(call, dict):
             return p.not_a_call(call)
-        result: dict[str, Any] = await self.request("call", {"call": call, "agent": agent})
+        try:
+            result: dict[str, Any] = await self.request("call", {"call": call, "agent": agent})
+        except p.MessageTooLarge as exc:
+            return {"text": f"the call is too large: {exc}; send large input in several calls",
+                    "details": {"status": "failed", "failureKind": "call-too-large"}}
         return result
 
     # -- notifications --------------------------------------------------------------------------

@@ -54,6 +54,10 @@ INTERNAL_ERROR = -32603
 MAX_LINE = 64 << 20
 
 
+class MessageTooLarge(ValueError):
+    """A message longer than ``MAX_LINE``: the other side would drop the connection rather than read it."""
+
+
 class RemoteError(Exception):
     """A JSON-RPC error answered by the host."""
 

@@ -188,3 +188,14 @@ async def test_a_cancelled_call_ends_its_foreground_run_on_the_host(served) -> N
         assert session.killed_by == "cancelled"
         r = await client.call({"tool": "process", "action": "list"}, agent="a")  # the connection still works
         assert r["details"]["status"] == "completed"
+
+
+async def test_a_call_too_large_for_the_wire_is_a_failed_result_and_the_connection_lives(served, monkeypatch) -> None:
+    _, sock = served
+    async with await HostClient.connect(sock) as client:
+        monkeypatch.setattr("openclaw_tui.remote.protocol.MAX_LINE", 1000)
+        r = await client.call({"tool": "exec", "command": "echo " + "x" * 2000}, agent="a")
+        assert r["details"]["failureKind"] == "call-too-large" and "at most 1000" in r["text"]
+        monkeypatch.undo()
+        r = await client.call({"tool": "process", "action": "list"}, agent="a")
+        assert r["details"]["status"] == "completed"
