@@ -8,6 +8,7 @@ from textual.widget import Widget
 from textual.widgets._key_panel import BindingsTable
 from textual.widgets._footer import FooterKey
 
+from openclaw_tui.core.session import HIDDEN_PREVIEW
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
@@ -217,3 +218,24 @@ async def test_host_messages_after_the_widgets_are_gone_do_not_fail_the_exit(app
     app.on_sessions_changed(SessionsChanged())
     app.on_session_output(SessionOutput(sid))
     app.on_session_exited(SessionExited(sid, {"sessionId": sid, "name": "sleep 60", "status": "failed"}, True))
+
+
+async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent(app, host):
+    """The host records input typed at a password prompt with a redacted preview; the UI shows that as is."""
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "stty -echo; echo ready; cat > /dev/null", pty=True)  # as at a password prompt
+        await until(pilot, lambda: "ready" in host.session(sid).output.full_text(), "echo off")
+        await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "hunter2\n"}, agent=None)
+        assert host.session(sid).inputs[-1].preview == HIDDEN_PREVIEW  # the host redacts what it records
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await until(pilot, lambda: "operator write •••" in inputs_line(app), "the redacted preview listed as is")
+        assert "hunter2" not in inputs_line(app)
+        await pilot.press("t", "a", "b", "c", "ctrl+right_square_bracket")  # type-through at the same prompt
+        await until(pilot, lambda: len(host.session(sid).inputs) == 4, "the keys recorded")
+        await until(pilot, lambda: f"operator type {HIDDEN_PREVIEW}   " in inputs_line(app), "the keys listed")
+        assert HIDDEN_PREVIEW * 2 not in inputs_line(app)  # one mark for the run: no length given away
+        await pilot.press("l")
+        pane = app.workspace.view.log_pane
+        await until(pilot, lambda: pane.details.get("inputs"), "the transcript")
+        listed = str(pane.query_one("#log-inputs").render())
+        assert "•••" in listed and "hunter2" not in listed and "hunter2" not in pane.text

@@ -17,12 +17,9 @@ from textual.widgets import Static
 
 from ...core.host import ToolHost
 from .. import clock
+from .rows import input_preview
 
 PAGE = 200
-
-
-def _preview(text: str) -> str:
-    return text.encode("unicode_escape").decode("ascii").replace("\\'", "'")
 
 
 class LogPane(VerticalScroll, can_focus=True):
@@ -79,7 +76,7 @@ class LogPane(VerticalScroll, can_focus=True):
         for rec in inputs:
             out.append(f"  {clock.wall_clock(rec['at'])}  ")
             out.append(f"{rec['source']:<10}", style="bold cyan" if rec["source"] == "operator" else "bold magenta")
-            out.append(f" {rec['action']:<10} {rec['bytes']:>5} B  {_preview(rec['preview'])}\n")
+            out.append(f" {rec['action']:<10} {rec['bytes']:>5} B  {input_preview(rec['preview'])}\n")
         return out
 
     async def action_page(self, direction: int) -> None:

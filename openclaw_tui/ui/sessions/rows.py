@@ -108,6 +108,17 @@ def row_cells(session: Session) -> dict[str, Text]:
     }
 
 
+def input_preview(text: str) -> str:
+    """An input's recorded preview for one line of the screen: control characters escaped, the rest as given.
+
+    The preview is shown as the host recorded it and never derived again from what was sent: the host
+    redacts input typed at a password prompt (its preview is then ``•••``), so non-ASCII text must stay
+    as it is; only what a terminal would act on (``\\r``, ``\\x1b``) and the backslash itself are escaped.
+    """
+    return "".join(ch if ch.isprintable() and ch != "\\" else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
 def counts(sessions: list[Session]) -> dict[str, int]:
     """How many sessions are running, waiting, finished and failed (waiting ones count as running too)."""
     out = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}

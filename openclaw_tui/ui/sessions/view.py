@@ -13,11 +13,11 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Label, Static
 
 from ...core.host import ToolHost
-from ...core.session import InputRecord, Session
+from ...core.session import HIDDEN_PREVIEW, InputRecord, Session
 from .. import clock
 from ..terminal_view import TerminalView
 from .log_pane import LogPane
-from .rows import agent_label, end_label, state_of, where_label
+from .rows import agent_label, end_label, input_preview, state_of, where_label
 from .stream_log import StreamLog
 
 LOG_REFRESH_S = 1.0
@@ -134,16 +134,22 @@ class SessionView(Vertical):
             line.append("none", style="dim")
         for source, action, preview in reversed(groups):
             line.append(source, style="bold cyan" if source == "operator" else "bold magenta")
-            shown = preview.encode("unicode_escape").decode("ascii")
+            shown = input_preview(preview)
             line.append(f" {action} {shown[:24]}   ")
         return line
 
 
 def typed_groups(records: list[InputRecord]) -> list[tuple[str, str, str]]:
-    """``(source, action, preview)`` per input, consecutive keystrokes of one sender joined into one."""
+    """``(source, action, preview)`` per input, consecutive keystrokes of one sender joined into one.
+
+    Keystrokes typed with echo off are recorded as :data:`HIDDEN_PREVIEW` each; a run of them is shown
+    once, so the line does not spell out a password's length.
+    """
     groups: list[tuple[str, str, str]] = []
     for rec in records:
         if groups and rec.action == "type" and groups[-1][:2] == (rec.source, "type"):
+            if rec.preview == HIDDEN_PREVIEW and groups[-1][2].endswith(HIDDEN_PREVIEW):
+                continue
             groups[-1] = (rec.source, "type", groups[-1][2] + rec.preview)
         else:
             groups.append((rec.source, rec.action, rec.preview))
