@@ -88,6 +88,7 @@ class DashboardApp(App[int]):
         self.handle_signals = handle_signals
         self.bridge: HostBridge | None = None
         self._waiting: dict[str, int] = {}  # announced waiting sessions -> inputs they had then
+        self._answered: set[str] = set()  # announced, then seen working again after input
         self._quitting = False
         self._terminal: TerminalView | None = None
         self._demo_folder: str | None = None
@@ -179,6 +180,7 @@ class DashboardApp(App[int]):
             return
         self.workspace.session_ended(message.session_id)
         self._waiting.pop(message.session_id, None)
+        self._answered.discard(message.session_id)
         d = message.details
         if message.listed and not self._quitting:
             self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how_it_ended(d)}", title="Session ended",
@@ -199,12 +201,18 @@ class DashboardApp(App[int]):
         """Toast a session that starts waiting for input (idle rule or kernel evidence).
 
         A program that idles reading the terminal between redraws (``top``) flips in and out of waiting
-        every second; it is announced again only after someone sent it input.
+        every second; it is announced again only once it was seen working again after someone sent it
+        input. Keystrokes typed into a prompt that still waits (a password, character by character) are
+        not a new question.
         """
         waiting = {s.id: s for s in sessions if is_waiting(s)}
+        for s in sessions:  # working again after input: its next wait is a new question
+            if s.id in self._waiting and s.id not in waiting and len(s.inputs) != self._waiting[s.id]:
+                self._answered.add(s.id)
         for sid, s in waiting.items():
-            if self._waiting.get(sid) == len(s.inputs):
+            if sid in self._waiting and sid not in self._answered:
                 continue
+            self._answered.discard(sid)
             self._waiting[sid] = len(s.inputs)
             why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
             self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",

@@ -239,3 +239,20 @@ async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent
         await until(pilot, lambda: pane.details.get("inputs"), "the transcript")
         listed = str(pane.query_one("#log-inputs").render())
         assert "•••" in listed and "hunter2" not in listed and "hunter2" not in pane.text
+
+
+async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "stty -echo; echo ready; cat > /dev/null", pty=True)  # a password-style prompt
+        session = host.session(sid)
+
+        def announced() -> int:
+            return sum(sid in t and "waiting for input" in t for t in toasts(app))
+
+        await until(pilot, lambda: announced() == 1, "the waiting toast")
+        for key in (b"a", b"b", b"c"):  # typed one by one, as in type-through; the line is not finished
+            session.send(key, "operator", "type")
+            await until(pilot, lambda: session.kernel_wait == "password-prompt", "still waiting")
+            app._check_waiting(host.sessions())
+        await pilot.pause()
+        assert announced() == 1
