@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
 from openclaw_tui import ToolHost
+from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
 
 from ..waiting import wait_for
@@ -39,6 +41,20 @@ async def host() -> AsyncIterator[ToolHost]:
 @pytest.fixture
 def app(host: ToolHost) -> DashboardApp:
     return make_app(host, cursor_blink=False)
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
+    """``(host, socket)`` of a host serving a private socket, for attached dashboards."""
+    host = new_host()
+    host.start()
+    server = HostServer(host, tmp_path / "host.sock")
+    await server.start()
+    try:
+        yield host, tmp_path / "host.sock"
+    finally:
+        await server.close()
+        await host.close()
 
 
 @pytest.fixture

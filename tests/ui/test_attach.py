@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
-
 from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import make_app
 
-from .conftest import SIZE, new_host, screen_text, start, until
+from .conftest import SIZE, screen_text, start, until
 
 PROMPT = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
-
-
-@pytest.fixture
-async def served(tmp_path):
-    host = new_host()
-    host.start()
-    server = HostServer(host, tmp_path / "host.sock")
-    await server.start()
-    try:
-        yield host, tmp_path / "host.sock"
-    finally:
-        await server.close()
-        await host.close()
 
 
 async def test_attached_dashboard_rescues_an_agents_prompt_and_leaves_sessions_running(served):

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
 from rich.console import Console
 from textual.widget import Widget
-from textual.widgets._key_panel import BindingsTable
 from textual.widgets._footer import FooterKey
+from textual.widgets._key_panel import BindingsTable
 
 from openclaw_tui.core.session import HIDDEN_PREVIEW
 from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.bridge import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, new_host, screen_text, start, toasts, until
+from .conftest import SIZE, screen_text, start, toasts, until
 
 
 def selected(app: DashboardApp) -> str | None:
@@ -70,13 +68,19 @@ async def footer_key(pilot, app: DashboardApp, action: str) -> str:
     return str(key.key_display)
 
 
+async def type_through_on_cat(pilot, app: DashboardApp, host) -> str:
+    """Start ``cat`` in a PTY, select it and enter type-through; returns its id."""
+    sid = await start(host, "cat", pty=True)
+    await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+    await pilot.press("t")
+    await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
+                "type-through on")
+    return sid
+
+
 async def test_type_through_banner_names_the_default_leave_key(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, "cat", pty=True)
-        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
-        await pilot.press("t")
-        await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
-                    "type-through on")
+        await type_through_on_cat(pilot, app, host)
         assert "press ctrl+] to leave" in banner(app)
         assert await footer_key(pilot, app, "leave_type_through") == "ctrl+]"
         await pilot.press("ctrl+right_square_bracket")
@@ -86,29 +90,12 @@ async def test_type_through_banner_names_the_default_leave_key(app, host):
 async def test_type_through_banner_names_the_remapped_leave_key_as_the_footer_does(host):
     app = make_app(host, cursor_blink=False, keymap={"leave-type-through": "ctrl+g"})
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, "cat", pty=True)
-        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
-        await pilot.press("t")
-        await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
-                    "type-through on")
+        sid = await type_through_on_cat(pilot, app, host)
         shown = await footer_key(pilot, app, "leave_type_through")
         assert shown != "ctrl+]" and f"press {shown} to leave" in banner(app) and "ctrl+]" not in banner(app)
         await pilot.press("ctrl+g")
         await until(pilot, lambda: not app.workspace.type_through, "the remapped key to leave")
         assert not host.session(sid).inputs  # the leave key was not typed through
-
-
-@pytest.fixture
-async def served(tmp_path):
-    host = new_host()
-    host.start()
-    server = HostServer(host, tmp_path / "host.sock")
-    await server.start()
-    try:
-        yield host, tmp_path / "host.sock"
-    finally:
-        await server.close()
-        await host.close()
 
 
 def inputs_line(app: DashboardApp) -> str:
