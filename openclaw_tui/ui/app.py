@@ -235,18 +235,20 @@ class DashboardApp(App[int]):
         else:
             self.action_show_help_panel()
 
-    def action_new_command(self) -> None:
+    def action_new_command(self, previous: dict[str, Any] | None = None, error: str = "") -> None:
         async def run(params: dict[str, Any] | None) -> None:
             if params:
                 self.run_worker(self._exec(params), group="exec")
 
-        self.push_screen(NewCommandDialog(), run)
+        self.push_screen(NewCommandDialog(previous=previous, error=error), run)
 
     async def _exec(self, params: dict[str, Any]) -> None:
         res = await self.host.call({"tool": "exec", **params}, agent=None)
         sid = res["details"].get("sessionId")
-        if res["details"]["status"] == "failed":
-            self.notify(res["text"], title="Command refused", severity="error")
+        if res["details"]["status"] == "failed" and res["details"].get("pid") is None:
+            self.action_new_command(params, res["text"])  # refused before it ran: correct it, don't retype
+        elif res["details"]["status"] == "failed":
+            self.notify(res["text"], title="Command failed", severity="error")
         elif sid and self.host.session(sid) is not None:
             self._sync()
             self.workspace.select(sid)

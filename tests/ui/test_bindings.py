@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Label, TextArea
+from textual.widgets import Checkbox, Input, Label, TextArea
 
 from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
@@ -40,6 +40,24 @@ async def test_new_command_dialog_starts_a_pty_session_and_selects_it(app, host)
         assert session.pty and session.agent is None and session.cwd == "/tmp"
         await until(pilot, lambda: selected(app) == session.id, "the new session selected")
         await until(pilot, lambda: "name?" in screen_text(app), "the prompt on the terminal view")
+
+
+async def test_a_refused_command_comes_back_in_the_dialog_with_the_reason(app, host, tmp_path):
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        dialog = await until(pilot, lambda: isinstance(app.screen, NewCommandDialog) and app.screen, "dialog")
+        dialog.query_one("#command", Input).value = "make test"
+        dialog.query_one("#workdir", Input).value = str(tmp_path / "missing")
+        dialog.query_one("#pty", Checkbox).value = False
+        await pilot.press("enter")
+        again = await until(pilot, lambda: isinstance(app.screen, NewCommandDialog) and app.screen is not dialog
+                            and app.screen, "the dialog again")
+        assert again.query_one("#command", Input).value == "make test"
+        assert again.query_one("#workdir", Input).value == str(tmp_path / "missing")
+        assert again.query_one("#pty", Checkbox).value is False
+        assert "does not exist" in str(again.query_one("#new-command-error", Label).render())
+        assert host.sessions() == []
+        await pilot.press("escape")
 
 
 async def test_send_keys_prompt_sends_tokens_and_refuses_a_bad_one(app, host):

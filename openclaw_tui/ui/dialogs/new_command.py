@@ -18,19 +18,22 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="new-command-cancel")]
 
-    def __init__(self, workdir: str | None = None) -> None:
+    def __init__(self, workdir: str | None = None, previous: dict[str, Any] | None = None, error: str = "") -> None:
+        """``previous`` and ``error``: a refused run's parameters and why, to correct rather than retype."""
         super().__init__()
-        self.workdir = workdir or os.getcwd()
+        self.previous = previous or {}
+        self.workdir = self.previous.get("workdir") or workdir or os.getcwd()
+        self.error = error
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("New command", classes="dialog-title")
-            yield Input(placeholder="command, e.g. make test", id="command")
+            yield Input(self.previous.get("command", ""), placeholder="command, e.g. make test", id="command")
             yield Input(self.workdir, placeholder="working directory", id="workdir")
             with Horizontal(classes="dialog-options"):
-                yield Checkbox("pty (interactive)", value=True, id="pty")
-                yield Checkbox("background", value=True, id="background")
-            yield Label("", id="new-command-error", classes="dialog-error")
+                yield Checkbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
+                yield Checkbox("background", value=self.previous.get("background", True), id="background")
+            yield Label(self.error, id="new-command-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Run", id="run", variant="primary")
                 yield Button("Cancel", id="cancel")
