@@ -163,7 +163,7 @@ class McpBridge:
         args = dict(arguments or {})
         if "tool" in args and args.pop("tool") != name:
             return failed(
-                f"unknown parameter 'tool' in a {name} call (the tool is chosen by the call's name)",
+                f"unknown parameter 'tool' in the {name} call (the tool is chosen by the call's name)",
                 "invalid-params",
             )
         try:

@@ -242,7 +242,8 @@ class _Connection:
                 running.cancel()  # the client gave up on it: a foreground exec ends its run
             return
         id_ = msg.get("id")
-        task = asyncio.ensure_future(self._run(id_, msg["method"], params))
+        answer = "id" in msg  # without an id it is a notification: JSON-RPC never answers those, not even errors
+        task = asyncio.ensure_future(self._run(id_, msg["method"], params, answer))
         self.tasks.add(task)
         if id_ is not None:
             self.by_id[id_] = task
@@ -252,7 +253,7 @@ class _Connection:
 
         task.add_done_callback(forget)
 
-    async def _run(self, id_: Any, method: str, params: Any) -> None:
+    async def _run(self, id_: Any, method: str, params: Any, answer: bool = True) -> None:
         """Answer one request: its result, or an error saying what was wrong with it or in the host."""
         try:
             reply = p.response(id_, await self._dispatch(method, params))
@@ -263,10 +264,8 @@ class _Connection:
         except Exception as exc:
             log.exception("openclaw-tui host: the %s request failed", method)
             reply = p.error(id_, p.INTERNAL_ERROR, f"internal error in {method}: {type(exc).__name__}: {exc}")
-        else:
-            if id_ is None:
-                return  # a notification: no answer
-        self.send(reply)
+        if answer:
+            self.send(reply)
 
     async def _dispatch(self, method: str, params: Any) -> Any:
         handler = getattr(self, "m_" + method.replace(".", "_"), None)

@@ -76,6 +76,19 @@ async def test_malformed_messages_get_protocol_errors_and_the_host_keeps_serving
     writer.close()
 
 
+async def test_notifications_are_never_answered_but_a_null_id_is_a_request(served) -> None:
+    _, sock = served
+    reader, writer = await asyncio.open_unix_connection(str(sock))
+    writer.write(b'{"jsonrpc":"2.0","method":"nope","params":{}}\n')  # a notification, even a bad one: silence
+    writer.write(b'{"jsonrpc":"2.0","id":null,"method":"hello","params":{}}\n')
+    writer.write(b'{"jsonrpc":"2.0","id":6,"method":"hello","params":{}}\n')
+    replies = []
+    while not {None, 6} <= {r.get("id") for r in replies if "result" in r}:
+        replies.append(json.loads(await asyncio.wait_for(reader.readline(), 20)))
+    assert all("result" in r for r in replies), replies  # no error reply to the notification in between
+    writer.close()
+
+
 async def test_events_start_with_a_snapshot_and_follow_sessions(served) -> None:
     host, sock = served
     async with await HostClient.connect(sock) as client:
