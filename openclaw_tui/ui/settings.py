@@ -3,16 +3,20 @@
 Every binding has an id (``kill``, ``send-keys``, ``leave-type-through`` ...); a ``[dashboard.keymap]``
 table in the same config file the host reads maps ids to keys, e.g. ``kill = "ctrl+k"``. The host's
 loader ignores this table, so the dashboard reads it here. A bad table is reported and skipped: a typo in
-the config must not keep the dashboard from starting.
+the config must not keep the dashboard from starting. Keys may be written as they are typed: ``ctrl+]``
+becomes Textual's ``ctrl+right_square_bracket``.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
+import unicodedata
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
+
+from textual.keys import KEY_NAME_REPLACEMENTS
 
 from ..core.config import ConfigWarning, default_config_path
 
@@ -34,8 +38,21 @@ def load_keymap(config_path: str | os.PathLike[str] | None = None,
     keymap = {}
     for binding_id, keys in table.items():
         if isinstance(keys, str) and keys:
-            keymap[binding_id] = keys
+            keymap[binding_id] = ",".join(key_name(key) for key in keys.split(","))
         else:
             warnings.warn(f"dashboard.keymap.{binding_id} must be a key string like \"ctrl+k\"; ignored",
                           ConfigWarning, stacklevel=2)
     return keymap
+
+
+def key_name(key: str) -> str:
+    """A key as Textual names it: punctuation after modifiers spelled out (``ctrl+]`` ->
+    ``ctrl+right_square_bracket``), as Textual already does for a bare character."""
+    key = key.strip()
+    head, sep, last = key.rpartition("+")
+    if key.endswith("++"):
+        head, sep, last = key[:-2], "+", "+"
+    if len(last) == 1 and not last.isalnum():
+        last = unicodedata.name(last).lower().replace("-", "_").replace(" ", "_")
+        last = KEY_NAME_REPLACEMENTS.get(last, last)
+    return head + sep + last

@@ -69,6 +69,12 @@ async def test_keys_are_remapped_by_binding_id_from_the_config(tmp_path, host):
         await pilot.press("escape")
 
 
+def test_keymap_keys_may_be_written_as_typed(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[dashboard.keymap]\nleave-type-through = "ctrl+]"\nfilter = "ctrl+/, f3"\n')
+    assert load_keymap(config) == {"leave-type-through": "ctrl+right_square_bracket", "filter": "ctrl+slash,f3"}
+
+
 async def test_sigterm_ends_the_sessions_then_the_app(host):
     app = make_app(host, cursor_blink=False, handle_signals=True)
     async with app.run_test(size=SIZE):
