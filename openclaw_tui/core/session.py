@@ -32,6 +32,8 @@ COMPLETED = "completed"
 FAILED = "failed"
 INPUT_HISTORY = 200
 HIDDEN_PREVIEW = "•••"  # what an input record shows of input typed with echo off
+PREVIEW_CHARS = 120  # of each input kept in its record
+TYPED_LINE_GAP_S = 5.0  # keystrokes further apart than this start a new record
 _ORDER = itertools.count()
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
@@ -113,6 +115,7 @@ class Session:
         self.last_output_ms: int | None = None
         self._last_output_mono = self._started_mono
         self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
+        self._typed_line_open = False  # the last input was a keystroke typed through, mid-line
         self.empty_polls = 0
         self.exit_reported = False  # a poll (or notification) already told the agent how it ended
         self.exit_awaited = 0  # timed polls of its own agent waiting now; they will report the exit
@@ -222,14 +225,28 @@ class Session:
         """Queue input for the child and record who sent it; returns bytes written at once.
 
         Input typed at a password prompt (the terminal's echo off) is recorded as ``•••``: the transcript
-        says who answered and how much, never the secret, which agents and dashboards could read back.
+        says who answered, never the secret, which agents and dashboards could read back. Keystrokes typed
+        through (action ``type``) join the record of the line they belong to, so a typed answer is one
+        record, as a written one is, and a hidden one does not show its length keystroke by keystroke.
         """
         assert self.child is not None
         fd = self.child.stdin_fd
         hidden = self.pty and fd is not None and echo_hidden(fd)
         sent = self.child.write(data)
-        preview = HIDDEN_PREVIEW if hidden else data[:120].decode("utf-8", "replace")
-        self.inputs.append(InputRecord(time.time(), source, action, preview, len(data)))
+        preview = HIDDEN_PREVIEW if hidden else data.decode("utf-8", "replace")
+        now = time.time()
+        last = self.inputs[-1] if self.inputs else None
+        if (action == "type" and self._typed_line_open and last is not None
+                and (last.source, last.action) == (source, action) and now - last.at < TYPED_LINE_GAP_S
+                and len(last.preview) < PREVIEW_CHARS):
+            if HIDDEN_PREVIEW in (preview, last.preview):
+                preview = HIDDEN_PREVIEW
+            else:
+                preview = last.preview + preview
+            self.inputs[-1] = InputRecord(now, source, action, preview[:PREVIEW_CHARS], last.nbytes + len(data))
+        else:
+            self.inputs.append(InputRecord(now, source, action, preview[:PREVIEW_CHARS], len(data)))
+        self._typed_line_open = action == "type" and not data.endswith((b"\r", b"\n"))
         self._on_change("input", self)
         return sent
 

@@ -87,7 +87,7 @@ class DashboardApp(App[int]):
         self.cursor_blink = cursor_blink
         self.handle_signals = handle_signals
         self.bridge: HostBridge | None = None
-        self._waiting: dict[str, int] = {}  # announced waiting sessions -> inputs they had then
+        self._waiting: dict[str, tuple[int, float]] = {}  # announced waiting sessions -> their input_mark then
         self._answered: set[str] = set()  # announced, then seen working again after input
         self._quitting = False
         self._terminal: TerminalView | None = None
@@ -207,13 +207,13 @@ class DashboardApp(App[int]):
         """
         waiting = {s.id: s for s in sessions if is_waiting(s)}
         for s in sessions:  # working again after input: its next wait is a new question
-            if s.id in self._waiting and s.id not in waiting and len(s.inputs) != self._waiting[s.id]:
+            if s.id in self._waiting and s.id not in waiting and input_mark(s) != self._waiting[s.id]:
                 self._answered.add(s.id)
         for sid, s in waiting.items():
             if sid in self._waiting and sid not in self._answered:
                 continue
             self._answered.discard(sid)
-            self._waiting[sid] = len(s.inputs)
+            self._waiting[sid] = input_mark(s)
             why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
             self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",
                         severity="warning")
@@ -295,3 +295,9 @@ class DashboardApp(App[int]):
         self.notify(f"Ending {count} session(s)…", title="Quitting")
         await self.host.close()
         self.exit(0)
+
+
+def input_mark(session: Session) -> tuple[int, float]:
+    """Changes whenever ``session`` gets input: keystrokes typed through join their line's record, so the
+    count alone would miss them."""
+    return len(session.inputs), session.inputs[-1].at if session.inputs else 0.0

@@ -128,3 +128,15 @@ async def test_input_typed_at_a_password_prompt_is_recorded_without_its_text(hos
     assert [i["preview"] for i in r["details"]["inputs"]] == ["•••", "bob\n"]
     assert [i["bytes"] for i in r["details"]["inputs"]] == [8, 4]
     assert "hunter2" not in str(r)
+
+
+async def test_keystrokes_typed_through_are_one_record_per_line(host: ToolHost) -> None:
+    sid = await bg(host, "cat", pty=True)
+    session = host.session(sid)
+    for key in (b"h", b"i", b"\r", b"x"):
+        session.send(key, "operator", "type")
+    session.send(b"y\n", "main", "write")
+    session.send(b"z", "operator", "type")  # after another sender's input: a new record
+    assert [(r.source, r.preview, r.nbytes) for r in session.inputs] == [
+        ("operator", "hi\r", 3), ("operator", "x", 1), ("main", "y\n", 2), ("operator", "z", 1)]
+    await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")

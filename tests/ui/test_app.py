@@ -63,7 +63,7 @@ async def test_keys_are_remapped_by_binding_id_from_the_config(tmp_path, host):
         await until(pilot, lambda: app.workspace.type_through, "type-through on")
         await pilot.press("ctrl+right_square_bracket", "x", "f12")  # the old leave key is typed through now
         await until(pilot, lambda: not app.workspace.type_through, "f12 to leave type-through")
-        assert [r.preview for r in host.session(sid).inputs] == ["\x1d", "x"]
+        assert [r.preview for r in host.session(sid).inputs] == ["\x1dx"]  # keystrokes of one line: one record
         await pilot.press("ctrl+k")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "ctrl+k to ask before killing")
         await pilot.press("escape")

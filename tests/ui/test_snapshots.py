@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.app import input_mark
 from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 
 from .conftest import SIZE, new_host, screen_text, start, until
@@ -125,7 +126,7 @@ def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
         assert session.inputs[-1].source == "operator"
         # The echo made it busy for a moment; it settles back into waiting (and is announced again).
         await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting  # not the flag from before
-                    and app._waiting.get(sid) == len(session.inputs), "the session waiting again")
+                    and app._waiting.get(sid) == input_mark(session), "the session waiting again")
         await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
         await settle(pilot)
 
