@@ -83,14 +83,16 @@ class StreamText:
     Line endings: ``\\r\\n`` becomes ``\\n``, and so does a lone ``\\r``. A terminal would return the cursor
     and overwrite the line, but an agent reads a log, not a screen: turning each carriage-return redraw
     into its own line keeps every progress update readable (and never silently loses text that a redraw
-    would have hidden). A run of ``\\r`` counts as one line break.
+    would have hidden). A run of ``\\r`` counts as one line break, and one at the start of a line counts for
+    nothing (the cursor is there already): shells and prompts send ``\\r`` after each newline.
     """
 
-    __slots__ = ("_decoder", "_held")
+    __slots__ = ("_at_line_start", "_decoder", "_held")
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""
+        self._at_line_start = True
 
     def feed(self, data: bytes) -> str:
         """Plain text made final by ``data`` (an incomplete tail is held back for the next call)."""
@@ -105,6 +107,12 @@ class StreamText:
         return self._convert(self._decoder.decode(b"", final=True), final=True)
 
     def _convert(self, text: str, final: bool) -> str:
+        text = self._plain(text, final)
+        if text:
+            self._at_line_start = text.endswith("\n")
+        return text
+
+    def _plain(self, text: str, final: bool) -> str:
         if self._held:
             text = self._held + text
             self._held = ""
@@ -125,10 +133,18 @@ class StreamText:
         if "\r" in text:
             text = text.replace("\r\n", "\n")  # the common case, much faster than the regex
             if "\r" in text:
-                text = _CARRIAGE_RETURNS.sub("\n", text)
+                text = _CARRIAGE_RETURNS.sub(self._line_break, text)
         if _CONTROL.search(text) is not None:
             text = _CONTROL.sub(_escape_control, text)
         return text
+
+    def _line_break(self, match: re.Match[str]) -> str:
+        """``\\n`` for a run of CRs, unless it starts a line, where a terminal's cursor would not move."""
+        if match.group().endswith("\n"):
+            return "\n"
+        start = match.start()
+        at_line_start = self._at_line_start if start == 0 else match.string[start - 1] == "\n"
+        return "" if at_line_start else "\n"
 
     def _hold_trailing_carriage_returns(self, text: str) -> str:
         """Keep trailing CRs for the next feed: if it starts with LF, CR LF is one line ending, not two."""

@@ -243,3 +243,17 @@ def test_random_streams_do_not_depend_on_split_points(seed: int) -> None:
         for split in range(len(raw) + 1):
             assert convert(raw[:split], raw[split:]) == whole, (raw, split)
         assert convert(*(raw[i : i + 1] for i in range(len(raw)))) == whole, raw
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        (b"echo hi\r\n\x1b[?2004l\rhi\r\n", "echo hi\nhi\n"),  # bash after a command: CR at a line's start
+        (b"\rstarting\r50%\r\r100%\n", "starting\n50%\n100%\n"),
+        (b"a\n\r\rb", "a\nb"),
+    ],
+)
+def test_a_carriage_return_at_the_start_of_a_line_adds_no_line(raw: bytes, text: str) -> None:
+    assert convert(raw) == text
+    for split in range(len(raw) + 1):
+        assert convert(raw[:split], raw[split:]) == text, split
