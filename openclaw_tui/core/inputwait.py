@@ -28,6 +28,11 @@ _WAIT_SYSCALLS: dict[int, tuple[int, str] | None] = {
 IDLE_BEFORE_CHECK_MS = 800
 
 
+def kernel_evidence_available() -> bool:
+    """Whether this machine's syscalls are known, so the kernel can be asked what a program waits on."""
+    return bool(_WAIT_SYSCALLS)
+
+
 def _sleep_state(pid: int) -> tuple[bool, bool]:
     """``(asleep, in_an_input_wait)`` for one process."""
     try:

@@ -32,7 +32,9 @@ class ExecParams(BaseModel):
         description="Kill the command after this many seconds (default 1800; 0 disables). Alias: timeoutSeconds.",
     )
     pty: bool = Field(False, description="Run under a pseudo-terminal (120x30). Needed for interactive programs.")
-    workdir: str | None = Field(None, description="Working directory (default: the host's). Must exist.")
+    workdir: str | None = Field(
+        None, description="Working directory (default: the caller's, e.g. the MCP server's). Must exist."
+    )
     env: dict[str, str | int | float | bool] | None = Field(
         None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."
     )

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from .config import POLL_WAIT_MAX_MS
-from .inputwait import reads_lines
+from .inputwait import kernel_evidence_available, reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
@@ -103,9 +103,15 @@ async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) 
         s.empty_polls = 0 if text else s.empty_polls + 1
         retry = RETRY_STEPS_MS[min(max(s.empty_polls - 1, 0), len(RETRY_STEPS_MS) - 1)]
         details["retryInMs"] = retry
-        parts.append(f"{_status_line(s)} Poll again in about {retry // 1000}s (or wait for the exit notification).")
-        if details["waitingForInput"]:
-            parts.append(waiting_hint(s.id))
+        if details["waitingReason"] is None:  # blocked reading its terminal: waiting for the agent, not time
+            parts.append(f"{_status_line(s)} Poll again in about {retry // 1000}s (or wait for the exit notification).")
+        else:
+            parts.append(_status_line(s))
+        if (p.timeout or 0) > POLL_WAIT_MAX_MS:
+            parts.append(f"(waited at most {POLL_WAIT_MAX_MS} ms, the longest a poll waits)")
+        hint = input_hint(s, details)
+        if hint:
+            parts.append(hint)
     else:
         s.exit_reported = True
         host.notices.discard(s.id)
@@ -140,8 +146,9 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
     stdin = "stdin open" if s.stdin_writable else "stdin closed"
     parts.append(f"{_status_line(s)} ({stdin})")
     details = state_fields(s)
-    if details["waitingForInput"]:
-        parts.append(waiting_hint(s.id))
+    waiting = input_hint(s, details)
+    if waiting:
+        parts.append(waiting)
     details.update(
         offset=start,
         lines=end - start,
@@ -149,6 +156,13 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
         inputs=[{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes} for r in s.inputs],
     )
     return result("\n".join(parts), s.status, **_without_status(details))
+
+
+def input_hint(s: Session, details: dict[str, Any]) -> str | None:
+    """The waiting hint for ``s``, if the kernel shows it reading its terminal or the idle rule says it waits."""
+    if details["waitingReason"] is None and not details["waitingForInput"]:
+        return None
+    return waiting_hint(s.id, details["waitingReason"], kernel_checked=s.pty and kernel_evidence_available())
 
 
 def _not_writable(s: Session) -> ToolResult:
@@ -221,7 +235,11 @@ async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None
 async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.text:
         return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
-    return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", bracketed=p.bracketed)
+    extra = ""
+    if p.bracketed and s.pty and not s.modes.bracketed_paste:
+        extra = ("\nwarning: the program has not turned bracketed paste on (ESC[?2004h), so it reads the markers "
+                 "around the text as typed characters; for a plain prompt paste with bracketed: false")
+    return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", extra, bracketed=p.bracketed)
 
 
 async def _end(s: Session, agent: str | None) -> None:

@@ -24,12 +24,26 @@ def failure(message: str, kind: str, **details: Any) -> ToolResult:
     return result(message, "failed", failureKind=kind, **details)
 
 
-def waiting_hint(session_id: str) -> str:
-    return (
-        f"Session {session_id} looks like it is waiting for input (no output for a while, stdin open). "
-        "Check the transcript with log, then answer with write (data), send-keys (keys such as Enter, C-c), "
-        "submit (Enter) or paste (text)."
-    )
+ANSWER_WITH = ("answer with write (data), send-keys (keys such as Enter, C-c), submit (Enter) or paste (text)")
+
+
+def waiting_hint(session_id: str, reason: str | None = None, kernel_checked: bool = False) -> str:
+    """What to do about a session that may wait for input, from the kernel's evidence when there is some.
+
+    ``reason`` is the kernel's (the program is blocked reading its terminal, echo off for a password);
+    without one, the hint rests on the idle rule alone, and ``kernel_checked`` says the kernel was asked
+    and did not see the program reading, so the agent is warned before it types into a busy program.
+    """
+    if reason is not None:
+        what = "a password prompt: echo is off" if reason == "password-prompt" else "it is reading its terminal"
+        return (f"Session {session_id} is waiting for input ({what}). Check the transcript with log if unsure "
+                f"what it asks, then {ANSWER_WITH}.")
+    hint = (f"Session {session_id} looks like it is waiting for input (no output for a while, stdin open). "
+            f"Check the transcript with log, then {ANSWER_WITH}.")
+    if kernel_checked:
+        hint += (" But it does not look blocked reading its terminal: it may be busy rather than waiting, so "
+                 "make sure of the prompt before you type.")
+    return hint
 
 
 def dropped_note(output: Output) -> str:

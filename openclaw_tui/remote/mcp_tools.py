@@ -26,7 +26,9 @@ EXEC_DESCRIPTION = (
     "A non-zero exit is status completed with the exit code in the text; exit 127/126 (not found / not "
     "executable) and timeouts (timeout, seconds, default 1800) are failed. Set pty: true for anything "
     "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
-    "your own working directory (this MCP server's) unless you give workdir. Do not sleep-loop "
+    "your own working directory (this MCP server's) unless you give workdir. Where the host sandboxes "
+    "commands (details.host is \"sandbox\"), the system is read-only: only workdir is writable, and /tmp is "
+    "private to each run (gone when it ends), so keep files you need in workdir. Do not sleep-loop "
     "while a background job runs: call process poll with a timeout (ms, up to 30000), or carry on with other "
     "work - when the job exits you get a notification, and a notice at the top of your next result."
 )

@@ -152,9 +152,17 @@ async def test_paste_is_bracketed_by_default_and_raw_on_request(host: ToolHost) 
     s = host.session(sid)
     r = await host.call(P("paste", sid, text="a\nb"), agent="main")
     assert r["details"]["bytes"] == len(b"\x1b[200~a\nb\x1b[201~")
+    assert "has not turned bracketed paste on" in r["text"]  # sleep never enabled it: the agent is told
     r = await host.call(P("paste", sid, text="a\nb", bracketed=False), agent="main")
-    assert r["details"]["bytes"] == 3
+    assert r["details"]["bytes"] == 3 and "warning" not in r["text"]
     assert [i.action for i in s.inputs] == ["paste", "paste"]
+
+
+async def test_no_paste_warning_once_the_program_turned_bracketed_paste_on(host: ToolHost) -> None:
+    sid = await bg(host, "printf '\\033[?2004hready\\n'; sleep 30", pty=True)
+    await poll_until(host, sid, "main", lambda o: "ready" in o)
+    r = await host.call(P("paste", sid, text="a"), agent="main")
+    assert r["details"]["bracketed"] is True and "warning" not in r["text"]
 
 
 async def test_kill_ends_the_session_which_stays_listed(host: ToolHost) -> None:
@@ -303,4 +311,30 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
     r = await host.call(P("write", sid, data="x" * 2000), agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "input-queue-full"
     assert "nothing was sent" in r["text"] and host.session(sid).inputs == deque()
+    await host.call(P("kill", sid), agent="main")
+
+
+async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
+    # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
+    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a", pty=True)
+    await wait_for(lambda: host.session(sid).kernel_wait == "reading-terminal", what="the kernel's evidence")
+    r = await host.call(P("poll", sid), agent="main")
+    assert r["details"]["waitingForInput"] is False  # the spec's flag keeps its idle rule
+    assert "is waiting for input (it is reading its terminal)" in r["text"] and "Poll again" not in r["text"]
+
+
+async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:
+    async with make_host(input_wait_ms=300) as host:
+        sid = await bg(host, "sleep 60", pty=True)
+        await wait_for(lambda: host.session(sid).compute_waiting(), what="the idle rule")
+        r = await host.call(P("poll", sid), agent="main")
+        assert r["details"]["waitingForInput"] and r["details"]["waitingReason"] is None
+        assert "does not look blocked reading its terminal" in r["text"]
+        await host.call(P("kill", sid), agent="main")
+
+
+async def test_a_poll_timeout_past_the_cap_says_so(host: ToolHost) -> None:
+    sid = await bg(host, "sleep 0.2; echo done; sleep 60")
+    r = await host.call(P("poll", sid, timeout=50000), agent="main")  # returns at the output, well before
+    assert "waited at most 30000 ms" in r["text"]
     await host.call(P("kill", sid), agent="main")
