@@ -209,11 +209,14 @@ class DashboardApp(App[int]):
         for s in sessions:  # working again after input: its next wait is a new question
             if s.id in self._waiting and s.id not in waiting and input_mark(s) != self._waiting[s.id]:
                 self._answered.add(s.id)
+        typing_into = self.workspace.selected if self.workspace.type_through else None
         for sid, s in waiting.items():
             if sid in self._waiting and sid not in self._answered:
                 continue
             self._answered.discard(sid)
             self._waiting[sid] = input_mark(s)
+            if typing_into is s:
+                continue  # the operator is typing into it: each echo and prompt is no news
             why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
             self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",
                         severity="warning")

@@ -244,3 +244,57 @@ async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app,
             app._check_waiting(host.sessions())
         await pilot.pause()
         assert announced() == 1
+
+
+async def test_typing_into_a_session_kept_by_the_waiting_filter_keeps_it_and_type_through(app, host):
+    # the echo of a typed key makes the session busy for a moment: the "waiting" filter must not drop the
+    # session being typed into, or type-through would end and later keys would act as dashboard commands
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "read -r -p 'Name? ' n; echo hello $n; sleep 60", pty=True)
+        session = host.session(sid)
+        await until(pilot, lambda: session.kernel_wait is not None, "the prompt waiting")
+        await pilot.press("f", "f")  # state filter: waiting
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await pilot.press("t", "a")
+        await until(pilot, lambda: app.workspace.type_through and session.inputs, "the key typed through")
+        await until(pilot, lambda: session.kernel_wait is None, "the session busy with the echo")
+        app._sync()
+        await pilot.pause()
+        assert app.workspace.type_through and selected(app) == sid
+        await pilot.press("b", "enter")
+        await until(pilot, lambda: "hello ab" in session.output.full_text(), "the answer")
+        await pilot.press("ctrl+right_square_bracket")
+        await until(pilot, lambda: not app.workspace.type_through, "type-through left")
+
+
+async def test_no_waiting_toast_for_the_session_being_typed_into(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "read -r -p 'Name? ' n; echo hello $n; sleep 60", pty=True)
+        session = host.session(sid)
+
+        def announced() -> int:
+            return sum(sid in t and "waiting for input" in t for t in toasts(app))
+
+        await until(pilot, lambda: announced() == 1, "the first waiting toast")
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await pilot.press("t")
+        for key in ("a", "b"):  # each echo makes it busy, then it waits again: no news while typing into it
+            await pilot.press(key)
+            await until(pilot, lambda: session.kernel_wait is None, "busy with the echo")
+            app._sync()
+            await until(pilot, lambda: session.kernel_wait is not None, "waiting again")
+            app._sync()
+        await pilot.pause()
+        assert announced() == 1
+
+
+async def test_the_inputs_line_shows_the_newest_lines_first_by_their_end(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "cat", pty=True)
+        session = host.session(sid)
+        for key in "print(1+2)\r" + "x = 5\r" + "y = 'a long line typed into the program'":
+            session.send(key.encode(), "operator", "type")
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        app.workspace.view.refresh_info()
+        line = inputs_line(app)
+        assert line.index("…typed into the program'") < line.index("x = 5⏎") < line.index("print(1+2)⏎")

@@ -41,9 +41,9 @@ class SessionList(DataTable[Text]):
     def selected_id(self) -> str | None:
         return self._selected
 
-    def show(self, sessions: list[Session], row_filter: RowFilter) -> None:
-        """Show ``sessions`` (already newest first) that ``row_filter`` keeps."""
-        visible = [s for s in sessions if row_filter.keeps(s)]
+    def show(self, sessions: list[Session], row_filter: RowFilter, pinned: str | None = None) -> None:
+        """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case."""
+        visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
         ids = [s.id for s in visible]
         if ids != self._ids:
             self._rebuild(visible)

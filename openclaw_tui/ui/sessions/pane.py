@@ -24,6 +24,7 @@ class SessionsPane(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._sessions: list[Session] = []
+        self.pinned: str | None = None  # shown whatever the filter: the session being typed into
 
     def compose(self) -> ComposeResult:
         yield FilterBar(id="filter-bar")
@@ -33,9 +34,15 @@ class SessionsPane(Vertical):
     def session_list(self) -> SessionList:
         return self.query_one(SessionList)
 
+    def pin(self, session_id: str | None) -> None:
+        """Keep ``session_id`` listed (and so selected) whatever the filter: typing into a waiting session
+        makes it busy for a moment, and a "waiting" filter would otherwise drop it, and type-through with it."""
+        self.pinned = session_id
+        self.show(self._sessions)
+
     def show(self, sessions: list[Session]) -> None:
         self._sessions = sessions
-        self.session_list.show(sessions, self.query_one(FilterBar).row_filter)
+        self.session_list.show(sessions, self.query_one(FilterBar).row_filter, self.pinned)
 
     def action_focus_filter(self) -> None:
         self.query_one(FilterBar).focus_text()
@@ -45,7 +52,7 @@ class SessionsPane(Vertical):
 
     def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
         event.stop()
-        self.session_list.show(self._sessions, event.row_filter)
+        self.session_list.show(self._sessions, event.row_filter, self.pinned)
 
     def on_filter_bar_done(self, event: FilterBar.Done) -> None:
         event.stop()

@@ -113,10 +113,14 @@ def input_preview(text: str) -> str:
 
     The preview is shown as the host recorded it and never derived again from what was sent: the host
     redacts input typed at a password prompt (its preview is then ``•••``), so non-ASCII text must stay
-    as it is; only what a terminal would act on (``\\r``, ``\\x1b``) and the backslash itself are escaped.
+    as it is. Enter, Tab and Backspace show as the keys they are (⏎ ⇥ ⌫); other characters a terminal
+    would act on (``\\x1b``) and the backslash itself are escaped.
     """
-    return "".join(ch if ch.isprintable() and ch != "\\" else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
+    return "".join(_KEY_SIGNS.get(ch) or (ch if ch.isprintable() and ch != "\\" else
+                                           ch.encode("unicode_escape").decode("ascii")) for ch in text)
+
+
+_KEY_SIGNS = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫"}
 
 
 def counts(sessions: list[Session]) -> dict[str, int]:

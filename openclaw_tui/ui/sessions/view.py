@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Label, Static
 
 from ...core.host import ToolHost
-from ...core.session import HIDDEN_PREVIEW, InputRecord, Session
+from ...core.session import Session
 from .. import clock
 from ..terminal_view import TerminalView
 from .log_pane import LogPane
@@ -129,28 +129,11 @@ class SessionView(Vertical):
     def _inputs_line(session: Session) -> Text:
         line = Text()
         line.append(" inputs: ", style="dim")
-        groups = typed_groups(list(session.inputs))[-3:]
-        if not groups:
+        records = list(session.inputs)[-3:]  # keystrokes typed through are one record per line already
+        if not records:
             line.append("none", style="dim")
-        for source, action, preview in reversed(groups):
-            line.append(source, style="bold cyan" if source == "operator" else "bold magenta")
-            shown = input_preview(preview)
-            line.append(f" {action} {shown[:24]}   ")
+        for rec in reversed(records):  # newest first, each by its end: what was typed last
+            line.append(rec.source, style="bold cyan" if rec.source == "operator" else "bold magenta")
+            shown = input_preview(rec.preview)
+            line.append(f" {rec.action} {shown if len(shown) <= 24 else '…' + shown[-23:]}   ")
         return line
-
-
-def typed_groups(records: list[InputRecord]) -> list[tuple[str, str, str]]:
-    """``(source, action, preview)`` per input, consecutive keystrokes of one sender joined into one.
-
-    Keystrokes typed with echo off are recorded as :data:`HIDDEN_PREVIEW` each; a run of them is shown
-    once, so the line does not spell out a password's length.
-    """
-    groups: list[tuple[str, str, str]] = []
-    for rec in records:
-        if groups and rec.action == "type" and groups[-1][:2] == (rec.source, "type"):
-            if rec.preview == HIDDEN_PREVIEW and groups[-1][2].endswith(HIDDEN_PREVIEW):
-                continue
-            groups[-1] = (rec.source, "type", groups[-1][2] + rec.preview)
-        else:
-            groups.append((rec.source, rec.action, rec.preview))
-    return groups

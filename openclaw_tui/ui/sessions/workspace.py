@@ -87,6 +87,8 @@ class Workspace(Vertical):
     def on_terminal_view_type_through_changed(self, event: TerminalView.TypeThroughChanged) -> None:
         event.stop()
         self.view.set_type_through(event.active)
+        selected = self.selected
+        self.query_one(SessionsPane).pin(selected.id if event.active and selected is not None else None)
         if not event.active and self.view.terminal.has_focus:
             self.query_one(SessionList).focus()
         self.refresh_bindings()
