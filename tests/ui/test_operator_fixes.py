@@ -298,3 +298,14 @@ async def test_the_inputs_line_shows_the_newest_lines_first_by_their_end(app, ho
         app.workspace.view.refresh_info()
         line = inputs_line(app)
         assert line.index("…typed into the program'") < line.index("x = 5⏎") < line.index("print(1+2)⏎")
+
+
+async def test_closing_the_log_pane_gives_the_arrows_back_to_the_list(app, host):
+    async with app.run_test(size=SIZE) as pilot:
+        older = await start(host, "sleep 60")
+        newer = await start(host, "sleep 60")
+        await until(pilot, lambda: app.workspace.select(newer) and selected(app) == newer, "the newest selected")
+        await pilot.press("l")
+        await until(pilot, lambda: app.workspace.view.log_mode, "the log pane open")
+        await pilot.press("l", "down")
+        await until(pilot, lambda: selected(app) == older, "the arrow moving the selection")

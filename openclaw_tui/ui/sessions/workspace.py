@@ -211,3 +211,5 @@ class Workspace(Vertical):
     async def action_toggle_log(self) -> None:
         if self._target() is not None:
             await self.view.toggle_log()
+            if not self.view.log_mode:
+                self.query_one(SessionList).focus()  # back where the arrows move the selection
