@@ -182,7 +182,15 @@ class RemoteHost:
         self._order = 0
         self.ready = asyncio.Event()
         self.closed = False
+        self.lost = False  # the host went away (not our own close): what is shown is no longer live
         client.listen(self._on_message)
+        self._watching = asyncio.ensure_future(self._watch_connection())
+
+    async def _watch_connection(self) -> None:
+        await self.client.closed.wait()
+        if not self.closed:
+            self.lost = True
+            self.publish(Event(ev.HOST_GONE, None, {}))
 
     @classmethod
     async def connect(cls, path: Any = None) -> RemoteHost:
@@ -197,6 +205,7 @@ class RemoteHost:
     async def close(self) -> None:
         """Disconnect; the sessions keep running on the host."""
         self.closed = True
+        self._watching.cancel()
         await self.client.close()
 
     async def call(self, call: dict[str, Any] | str, agent: str | None = None) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from ..core.host import ToolHost
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
-from .bridge import HostBridge, SessionExited, SessionOutput, SessionsChanged
+from .bridge import HostBridge, HostGone, SessionExited, SessionOutput, SessionsChanged
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog
 from .footer import DashboardFooter
@@ -174,6 +174,15 @@ class DashboardApp(App[int]):
             self.bridge.output_handled(message.session_id)
         if self.shown:
             self.workspace.view.output_arrived(message.session_id)
+
+    def on_host_gone(self, message: HostGone) -> None:
+        """An attached dashboard lost its host: say so once, and in the header for as long as it shows."""
+        if not self.shown:
+            return
+        self.query_one(SummaryHeader).host_gone = True
+        self._sync()
+        self.notify("The host went away: the sessions shown are no longer live, and actions fail. Quit (q) and "
+                    "attach again once a host runs.", title="Host gone", severity="error", timeout=30)
 
     def on_session_exited(self, message: SessionExited) -> None:
         if not self.shown:

@@ -51,6 +51,10 @@ class SessionExited(Message):
         self.listed = listed
 
 
+class HostGone(Message):
+    """The host of an attached dashboard went away: the sessions shown are no longer live."""
+
+
 class HostBridge:
     """Subscribes ``target`` to ``host`` events until :meth:`close`."""
 
@@ -75,6 +79,9 @@ class HostBridge:
 
     def _on_event(self, event: ev.Event) -> None:
         sid = event.session_id
+        if event.kind == ev.HOST_GONE:
+            self.target.post_message(HostGone())
+            return
         if event.kind == ev.OUTPUT and sid is not None:
             if sid not in self._output_pending:
                 self._output_pending.add(sid)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import make_app
 
-from .conftest import SIZE, screen_text, start, until
+from .conftest import SIZE, new_host, screen_text, start, toasts, until
 
 PROMPT = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 
@@ -49,3 +50,22 @@ async def test_embedded_dashboard_serves_its_host_on_the_socket(host, tmp_path):
         await until(pilot, lambda: sid in {s.id for s in app.sessions()}, "the agent's session in the list")
         assert host.session(sid).agent == "remote-agent"
     assert not sock.exists()  # closing the dashboard stops serving
+
+
+async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
+    host = new_host()
+    host.start()
+    server = HostServer(host, tmp_path / "host.sock")
+    await server.start()
+    try:
+        await start(host, "sleep 60")
+        remote = await RemoteHost.connect(tmp_path / "host.sock")
+        app = make_app(remote, cursor_blink=False, attached=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: "1 running" in str(app.query_one("#header").render()), "the session shown")
+            await server.close()  # the host goes away under the attached dashboard
+            await until(pilot, lambda: "host gone" in str(app.query_one("#header").render()), "the header saying so")
+            assert any("host went away" in t for t in toasts(app))
+    finally:
+        await server.close()
+        await host.close()
