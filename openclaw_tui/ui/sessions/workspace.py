@@ -109,8 +109,12 @@ class Workspace(Vertical):
             self.notify("No session selected.", severity="warning")
             return None
         if need_input and not session.stdin_writable:
-            why = "has ended" if not session.running else "runs on pipes (stdin closed); start it with pty"
-            self.notify(f"{session.id} {why}: it cannot take input.", severity="warning")
+            if not session.running:
+                why = f"{session.id} has ended: it cannot take input."
+            else:
+                why = (f"{session.id} runs on pipes with stdin closed, so it cannot take input; run interactive "
+                       "programs with pty.")
+            self.notify(why, severity="warning")
             return None
         return session
 
