@@ -31,8 +31,8 @@ class ConfirmDialog(Dialog[bool]):
             yield Label(self.dialog_title, classes="dialog-title")
             yield Label(self.question, id="confirm-question")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.yes, id="yes", variant="error")
-                yield Button("Cancel", id="no")
+                yield Button(f"{self.yes} (y)", id="yes", variant="error")  # the keys, since the footer
+                yield Button("Cancel (n)", id="no")  # below still shows the dashboard's own
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
