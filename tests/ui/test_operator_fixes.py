@@ -229,28 +229,33 @@ async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent
         assert "•••" in listed and "hunter2" not in listed and "hunter2" not in pane.text
 
 
+NAME_PROMPT = "read -r -p 'Name? ' n; echo hello $n; sleep 60"
+
+
+def waiting_toasts(app: DashboardApp, sid: str) -> int:
+    """How many "waiting for input" toasts about ``sid`` are on screen."""
+    return sum(sid in t and "waiting for input" in t for t in toasts(app))
+
+
 async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app, host):
     async with app.run_test(size=SIZE) as pilot:
         sid = await start(host, "stty -echo; echo ready; cat > /dev/null", pty=True)  # a password-style prompt
         session = host.session(sid)
 
-        def announced() -> int:
-            return sum(sid in t and "waiting for input" in t for t in toasts(app))
-
-        await until(pilot, lambda: announced() == 1, "the waiting toast")
+        await until(pilot, lambda: waiting_toasts(app, sid) == 1, "the waiting toast")
         for key in (b"a", b"b", b"c"):  # typed one by one, as in type-through; the line is not finished
             session.send(key, "operator", "type")
             await until(pilot, lambda: session.kernel_wait == "password-prompt", "still waiting")
             app._check_waiting(host.sessions())
         await pilot.pause()
-        assert announced() == 1
+        assert waiting_toasts(app, sid) == 1
 
 
 async def test_typing_into_a_session_kept_by_the_waiting_filter_keeps_it_and_type_through(app, host):
     # the echo of a typed key makes the session busy for a moment: the "waiting" filter must not drop the
     # session being typed into, or type-through would end and later keys would act as dashboard commands
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, "read -r -p 'Name? ' n; echo hello $n; sleep 60", pty=True)
+        sid = await start(host, NAME_PROMPT, pty=True)
         session = host.session(sid)
         await until(pilot, lambda: session.kernel_wait is not None, "the prompt waiting")
         await pilot.press("f", "f")  # state filter: waiting
@@ -269,13 +274,10 @@ async def test_typing_into_a_session_kept_by_the_waiting_filter_keeps_it_and_typ
 
 async def test_no_waiting_toast_for_the_session_being_typed_into(app, host):
     async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, "read -r -p 'Name? ' n; echo hello $n; sleep 60", pty=True)
+        sid = await start(host, NAME_PROMPT, pty=True)
         session = host.session(sid)
 
-        def announced() -> int:
-            return sum(sid in t and "waiting for input" in t for t in toasts(app))
-
-        await until(pilot, lambda: announced() == 1, "the first waiting toast")
+        await until(pilot, lambda: waiting_toasts(app, sid) == 1, "the first waiting toast")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await pilot.press("t")
         for key in ("a", "b"):  # each echo makes it busy, then it waits again: no news while typing into it
@@ -285,7 +287,7 @@ async def test_no_waiting_toast_for_the_session_being_typed_into(app, host):
             await until(pilot, lambda: session.kernel_wait is not None, "waiting again")
             app._sync()
         await pilot.pause()
-        assert announced() == 1
+        assert waiting_toasts(app, sid) == 1
 
 
 async def test_the_inputs_line_shows_the_newest_lines_first_by_their_end(app, host):
