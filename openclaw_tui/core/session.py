@@ -233,7 +233,7 @@ class Session:
         fd = self.child.stdin_fd
         hidden = self.pty and fd is not None and echo_hidden(fd)
         sent = self.child.write(data)
-        preview = HIDDEN_PREVIEW if hidden else data.decode("utf-8", "replace")
+        preview = HIDDEN_PREVIEW if hidden else data[: PREVIEW_CHARS * 4].decode("utf-8", "replace")  # not a 10 MB paste
         now = time.time()
         last = self.inputs[-1] if self.inputs else None
         if (action == "type" and self._typed_line_open and last is not None
