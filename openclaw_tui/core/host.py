@@ -49,6 +49,8 @@ class ToolHost:
         replier: makes, for each PTY session, the function that answers its terminal queries. The core
             knows no terminal, so it answers none itself; ``openclaw_tui.ToolHost`` passes the terminal
             engine's.
+        screen_reader: draws a PTY session's screen as text for the ``screen`` action (the terminal
+            engine's, passed the same way); without one that action is refused.
     """
 
     def __init__(
@@ -57,9 +59,11 @@ class ToolHost:
         env: Mapping[str, str] | None = None,
         settings: Settings | None = None,
         replier: Callable[[Session], Replier] | None = None,
+        screen_reader: Callable[[Session], str] | None = None,
     ) -> None:
         self.settings = settings or load_settings(config_path, env)
         self._replier = replier
+        self.screen_reader = screen_reader
         self.bus = EventBus(self._snapshot)
         self.registry = Registry(on_removed=lambda s: self._publish(ev.REMOVED, s))
         self.notices = Notices()

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-ACTIONS = ("list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
-Action = Literal["list", "poll", "log", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
+ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
+Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
 
 
 class ExecParams(BaseModel):
@@ -75,6 +75,7 @@ ACTION_PARAMS: dict[str, tuple[str, ...]] = {
     "list": (),
     "poll": ("sessionId", "timeout"),
     "log": ("sessionId", "offset", "limit"),
+    "screen": ("sessionId",),
     "write": ("sessionId", "data", "eof"),
     "send-keys": ("sessionId", "keys", "hex", "literal"),
     "submit": ("sessionId",),

@@ -158,6 +158,23 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
     return result("\n".join(parts), s.status, **_without_status(details))
 
 
+async def screen(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    """What a PTY session's terminal shows now: a full-screen program (an editor, a pager, a menu) read as
+    the operator sees it, where its output as text would be a jumble of redraws."""
+    if not s.pty:
+        return failure(f"session {s.id} runs on pipes: it has no screen; read its output with log", "not-a-pty",
+                       sessionId=s.id)
+    if host.screen_reader is None:
+        return failure("this host has no terminal engine to draw screens; read the output with log",
+                       "no-screen", sessionId=s.id)
+    details = state_fields(s)
+    parts = [host.screen_reader(s), _status_line(s)]
+    waiting = input_hint(s, details)
+    if waiting:
+        parts.append(waiting)
+    return result("\n".join(parts), s.status, **_without_status(details))
+
+
 def input_hint(s: Session, details: dict[str, Any]) -> str | None:
     """The waiting hint for ``s``, if the kernel shows it reading its terminal or the idle rule says it waits."""
     if details["waitingReason"] is None and not details["waitingForInput"]:
@@ -274,7 +291,7 @@ async def remove(host: ToolHost, p: ProcessParams, s: Session, agent: str | None
 
 
 _HANDLERS: dict[str, Handler] = {
-    "poll": poll, "log": log, "write": write, "send-keys": send_keys, "submit": submit, "paste": paste,
+    "poll": poll, "log": log, "screen": screen, "write": write, "send-keys": send_keys, "submit": submit, "paste": paste,
     "kill": kill, "clear": clear, "remove": remove,
 }
 assert set(_HANDLERS) | {"list"} == set(ACTIONS)

@@ -12,28 +12,18 @@ second, a cursor query gets the previous cursor answer again, which may be stale
 from __future__ import annotations
 
 import time
-from typing import Protocol
 
-from openclaw_tui.core.rawring import RawRing
-
-from .catchup import skip_ahead
+from .ondemand import ScreenSource, screen_at
 from .screen import TerminalScreen
 
 WINDOW = 64 * 1024  # most output parsed to find the cursor for one query
 BUDGET_S = 0.05  # parse time allowed per second before cursor answers go stale
 
 
-class QuerySource(Protocol):
-    """What answering needs from a session."""
-
-    raw: RawRing
-    pty_size: tuple[int, int]
-
-
 class TerminalReplies:
     """The terminal's side of one session's queries: ``replies(end, query)`` is what to write back."""
 
-    def __init__(self, source: QuerySource) -> None:
+    def __init__(self, source: ScreenSource) -> None:
         self.source = source
         self._last: dict[bytes, bytes] = {}  # the latest cursor answer per query, for when over budget
         self._spent = 0.0
@@ -48,19 +38,9 @@ class TerminalReplies:
             self._second, self._spent = now, 0.0
         if query in self._last and self._spent > BUDGET_S:
             return self._last[query]
-        self._last[query] = reply = _answer(self._screen_before(end - len(query)), query)
+        self._last[query] = reply = _answer(screen_at(self.source, end - len(query), WINDOW), query)
         self._spent += time.monotonic() - now
         return reply
-
-    def _screen_before(self, offset: int) -> TerminalScreen:
-        """A screen showing the output up to ring offset ``offset``, parsing at most about ``WINDOW``."""
-        cols, rows = self.source.pty_size
-        ring = self.source.raw
-        first = max(ring.start, offset - WINDOW)
-        _, history = ring.read(first, max(0, offset - first))
-        screen = TerminalScreen(cols, rows)
-        screen.feed(skip_ahead(screen, history, WINDOW))
-        return screen
 
 
 def _answer(screen: TerminalScreen, query: bytes) -> bytes:

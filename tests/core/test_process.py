@@ -9,6 +9,7 @@ from collections import deque
 import pytest
 
 from openclaw_tui import ToolHost
+from openclaw_tui.core.host import ToolHost as CoreHost
 
 from .conftest import bg, make_host, poll_until, wait_for
 
@@ -338,3 +339,28 @@ async def test_a_poll_timeout_past_the_cap_says_so(host: ToolHost) -> None:
     r = await host.call(P("poll", sid, timeout=50000), agent="main")  # returns at the output, well before
     assert "waited at most 30000 ms" in r["text"]
     await host.call(P("kill", sid), agent="main")
+
+
+async def test_screen_shows_what_a_full_screen_program_draws(host: ToolHost) -> None:
+    # a program that draws with cursor moves: its output as text is a jumble, its screen is readable
+    draw = r"printf '\033[?1049h\033[2J\033[3;5Htitle\033[10;1Hstatus line\033[20;1H'; echo ready; sleep 60"
+    sid = await bg(host, draw, pty=True)
+    await poll_until(host, sid, "main", lambda o: "ready" in o)
+    r = await host.call(P("screen", sid), agent="main")
+    lines = r["text"].splitlines()
+    assert (lines[2], lines[9], lines[19]) == ("    title", "status line", "ready")
+    assert "[screen 120x30, alternate screen (a full-screen program), cursor at row 21, column 1]" in r["text"]
+    assert r["details"]["status"] == "running"
+    pipe = await bg(host, "sleep 60")
+    r = await host.call(P("screen", pipe), agent="main")
+    assert r["details"]["failureKind"] == "not-a-pty" and "log" in r["text"]
+    for s in (sid, pipe):
+        await host.call(P("kill", s), agent="main")
+
+
+async def test_a_core_host_without_a_terminal_engine_refuses_screen_clearly() -> None:
+    async with CoreHost(env={}, config_path="/dev/null") as host:
+        sid = await bg(host, "sleep 60", pty=True)
+        r = await host.call(P("screen", sid), agent="main")
+        assert r["details"]["failureKind"] == "no-screen" and "log" in r["text"]
+        await host.call(P("kill", sid), agent="main")

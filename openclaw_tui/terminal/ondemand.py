@@ -1,0 +1,49 @@
+"""Screens built on demand from a session's raw ring, for when no view holds one: the host answering a
+cursor-position query, and an agent reading the screen of a full-screen program.
+
+Nothing is kept: the screen is rebuilt from the output the ring still holds, with the same catch-up a view
+uses when it falls behind (:mod:`.catchup`), so it is exact for scrolling output and right again after a
+full-screen program's next full redraw, and it costs a parse of at most about ``window`` bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from openclaw_tui.core.rawring import RawRing
+
+from .catchup import skip_ahead
+from .screen import TerminalScreen
+
+SCREEN_WINDOW = 256 * 1024  # output parsed for an agent's screen read
+
+
+class ScreenSource(Protocol):
+    """What a screen needs from a session: its raw output and its window size."""
+
+    raw: RawRing
+    pty_size: tuple[int, int]
+
+
+def screen_at(source: ScreenSource, offset: int, window: int) -> TerminalScreen:
+    """The screen as it was once the output up to ring offset ``offset`` was drawn."""
+    cols, rows = source.pty_size
+    ring = source.raw
+    first = max(ring.start, offset - window)
+    _, history = ring.read(first, max(0, offset - first))
+    screen = TerminalScreen(cols, rows)
+    screen.feed(skip_ahead(screen, history, window))
+    return screen
+
+
+def screen_text(source: ScreenSource) -> str:
+    """The session's screen now, as an agent reads it: the rows with trailing blanks and empty rows at the
+    bottom left out, then a line with the size, the cursor and which screen (main or alternate) is shown."""
+    screen = screen_at(source, source.raw.end, SCREEN_WINDOW)
+    rows = [row.rstrip() for row in screen.display()]
+    while rows and not rows[-1]:
+        rows.pop()
+    x, y = screen.cursor_xy
+    which = "alternate screen (a full-screen program)" if screen.modes.alt_screen else "main screen"
+    cursor = f"cursor at row {y + 1}, column {x + 1}" if screen.cursor_visible else "cursor hidden"
+    return "\n".join(rows) + f"\n[screen {screen.columns}x{screen.lines}, {which}, {cursor}]"
