@@ -425,3 +425,16 @@ async def test_exec_without_workdir_runs_in_the_agents_directory_not_the_hosts(s
         assert text(r).strip() == str(project)
         r = await call(session, "exec", command="pwd", workdir=str(tmp_path))
         assert text(r).strip() == str(tmp_path)
+
+
+async def test_an_agent_reads_a_full_screen_program_through_screen(served) -> None:
+    _, sock = served
+    draw = r"printf '\033[?1049h\033[2J\033[5;3HMenu\033[7;3H> Install'; echo; sleep 60"
+    async with mcp_session(sock, "alice") as s:
+        sid = await started(s, command=draw, pty=True, background=True)
+        await poll_until(s, sid, lambda out, _: "Install" in out)
+        r = await call(s, "process", action="screen", sessionId=sid)
+        rows = text(r).splitlines()
+        assert not r.is_error and rows[4] == "  Menu" and rows[6] == "  > Install"
+        assert "alternate screen" in text(r)
+        await call(s, "process", action="kill", sessionId=sid)
