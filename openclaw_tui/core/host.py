@@ -14,7 +14,7 @@ import json
 import os
 import signal
 from collections.abc import AsyncIterator, Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -38,6 +38,19 @@ TICK_S = 0.5
 TOOLS = ("exec", "process")
 
 
+class TerminalEngine(Protocol):
+    """What a terminal engine does for the host. The core knows no terminal: without an engine, PTY
+    programs' queries go unanswered and the ``screen`` action is refused."""
+
+    def replier(self, session: Session) -> Replier:
+        """The function that answers ``session``'s terminal queries."""
+        ...
+
+    def screen(self, session: Session) -> str:
+        """``session``'s screen now, as text."""
+        ...
+
+
 class ToolHost:
     """Runs ``exec``/``process`` tool calls against real processes.
 
@@ -46,24 +59,18 @@ class ToolHost:
         env: the environment settings are read from (default ``os.environ``); children still inherit
             the real process environment.
         settings: ready-made settings, bypassing file and environment (tests, embedding).
-        replier: makes, for each PTY session, the function that answers its terminal queries. The core
-            knows no terminal, so it answers none itself; ``openclaw_tui.ToolHost`` passes the terminal
-            engine's.
-        screen_reader: draws a PTY session's screen as text for the ``screen`` action (the terminal
-            engine's, passed the same way); without one that action is refused.
     """
+
+    terminal: TerminalEngine | None = None
+    """The terminal engine; ``openclaw_tui.ToolHost`` is this host with the product's engine set."""
 
     def __init__(
         self,
         config_path: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         settings: Settings | None = None,
-        replier: Callable[[Session], Replier] | None = None,
-        screen_reader: Callable[[Session], str] | None = None,
     ) -> None:
         self.settings = settings or load_settings(config_path, env)
-        self._replier = replier
-        self.screen_reader = screen_reader
         self.bus = EventBus(self._snapshot)
         self.registry = Registry(on_removed=lambda s: self._publish(ev.REMOVED, s))
         self.notices = Notices()
@@ -163,8 +170,8 @@ class ToolHost:
         session = Session(
             self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings, self._on_session_change
         )
-        if pty and self._replier is not None:
-            session.replier = self._replier(session)
+        if pty and self.terminal is not None:
+            session.replier = self.terminal.replier(session)
         start(session, env, os.environ)
         self.registry.add(session)
         self._publish(ev.ADDED, session)

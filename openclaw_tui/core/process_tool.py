@@ -164,11 +164,11 @@ async def screen(host: ToolHost, p: ProcessParams, s: Session, agent: str | None
     if not s.pty:
         return failure(f"session {s.id} runs on pipes: it has no screen; read its output with log", "not-a-pty",
                        sessionId=s.id)
-    if host.screen_reader is None:
+    if host.terminal is None:
         return failure("this host has no terminal engine to draw screens; read the output with log",
                        "no-screen", sessionId=s.id)
     details = state_fields(s)
-    parts = [host.screen_reader(s), _status_line(s)]
+    parts = [host.terminal.screen(s), _status_line(s)]
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)

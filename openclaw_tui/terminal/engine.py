@@ -1,0 +1,17 @@
+"""The terminal engine as the host uses it (``core.host.TerminalEngine``): answering PTY programs'
+queries and drawing a session's screen for agents, both from the session's raw output."""
+
+from __future__ import annotations
+
+from .ondemand import ScreenSource, screen_text
+from .replies import TerminalReplies
+
+
+class Engine:
+    """The product's terminal engine, for ``openclaw_tui.ToolHost``."""
+
+    def replier(self, session: ScreenSource) -> TerminalReplies:
+        return TerminalReplies(session)
+
+    def screen(self, session: ScreenSource) -> str:
+        return screen_text(session)
