@@ -153,7 +153,7 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
         offset=start,
         lines=end - start,
         totalLines=total,
-        inputs=[{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes} for r in s.inputs],
+        inputs=[r.to_json() for r in s.inputs],
     )
     return result("\n".join(parts), s.status, **_without_status(details))
 

@@ -52,6 +52,15 @@ class InputRecord:
     preview: str
     nbytes: int
 
+    def to_json(self) -> dict[str, Any]:
+        """As ``log`` results and the host protocol give it (``bytes`` for ``nbytes``)."""
+        return {"at": self.at, "source": self.source, "action": self.action, "preview": self.preview,
+                "bytes": self.nbytes}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> InputRecord:
+        return cls(d["at"], d["source"], d["action"], d["preview"], d["bytes"])
+
 
 def now_ms() -> int:
     return int(time.time() * 1000)

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.results import failure
 from . import protocol as p
 from .paths import SocketPathError, check_length, socket_path
 
@@ -96,15 +97,13 @@ class HostClient:
             try:
                 call = json.loads(call)
             except json.JSONDecodeError as exc:
-                return {"text": f"the call is not valid JSON: {exc}",
-                        "details": {"status": "failed", "failureKind": "invalid-json"}}
+                return failure(f"the call is not valid JSON: {exc}", "invalid-json")
         if not isinstance(call, dict):
             return p.not_a_call(call)
         try:
             result: dict[str, Any] = await self.request("call", {"call": call, "agent": agent})
         except p.MessageTooLarge as exc:
-            return {"text": f"the call is too large: {exc}; send large input in several calls",
-                    "details": {"status": "failed", "failureKind": "call-too-large"}}
+            return failure(f"the call is too large: {exc}; send large input in several calls", "call-too-large")
         return result
 
     # -- notifications --------------------------------------------------------------------------

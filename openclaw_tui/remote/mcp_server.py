@@ -60,10 +60,11 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
+from ..core.results import failure
 from . import protocol as p
 from .autostart import HostUnavailable, start_host
 from .client import HostClient, NoHost
-from .mcp_tools import failed, to_mcp_result, tool_definitions
+from .mcp_tools import to_mcp_result, tool_definitions
 from .paths import socket_path
 
 DEFAULT_SCOPE = "mcp"
@@ -141,7 +142,7 @@ class McpBridge:
         try:
             res = await self.call(params.name, params.arguments)
         except Exception as exc:  # a bug here must not cost the agent its server
-            res = failed(f"internal error in the MCP server: {type(exc).__name__}: {exc}", "internal-error")
+            res = failure(f"internal error in the MCP server: {type(exc).__name__}: {exc}", "internal-error")
         finally:
             if modern:
                 self._inflight.remove(ctx)
@@ -159,26 +160,26 @@ class McpBridge:
     # -- tool calls -------------------------------------------------------------------------------
     async def call(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         if name not in TOOLS:
-            return failed(f"unknown tool {name!r}; valid tools: exec, process", "unknown-tool")
+            return failure(f"unknown tool {name!r}; valid tools: exec, process", "unknown-tool")
         args = dict(arguments or {})
         if "tool" in args and args.pop("tool") != name:
-            return failed(
+            return failure(
                 f"unknown parameter 'tool' in the {name} call (the tool is chosen by the call's name)",
                 "invalid-params",
             )
         try:
             client = await self._host()
         except HostUnavailable as exc:
-            return failed(str(exc), "no-host")
+            return failure(str(exc), "no-host")
         note, self._tell_reconnected = self._tell_reconnected, False
         try:
             call = p.in_callers_directory({"tool": name, **args}, self.cwd)
             res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
         except p.RemoteError as exc:
-            return failed(f"the openclaw-tui host rejected the call: {exc}", "host-error")
+            return failure(f"the openclaw-tui host rejected the call: {exc}", "host-error")
         except ConnectionError:
             self._lost = True
-            return failed(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
+            return failure(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
         if note and isinstance(res.get("text"), str):
             res["text"] = (
                 "Note: the openclaw-tui host went away earlier and this server has reconnected; sessions "

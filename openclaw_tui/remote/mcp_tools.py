@@ -71,10 +71,6 @@ OUTPUT_SCHEMA: dict[str, Any] = {
 MAXIMUMS: dict[type[BaseModel], dict[str, int]] = {ProcessParams: {"timeout": POLL_WAIT_MAX_MS}}
 
 
-def failed(text: str, kind: str, **details: Any) -> dict[str, Any]:
-    return {"text": text, "details": {"status": "failed", "failureKind": kind, **details}}
-
-
 def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
     """``{text, details}`` as MCP: text content, structured content, ``isError`` for failed."""
     details = res.get("details")

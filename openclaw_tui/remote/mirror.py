@@ -22,6 +22,7 @@ from ..core.buffers import Chunk, Output
 from ..core.events import Event, Listener
 from ..core.modes import ModeTracker
 from ..core.rawring import RawRing
+from ..core.results import failure
 from ..core.session import INPUT_HISTORY, RUNNING, InputRecord
 from .client import HostClient
 
@@ -132,8 +133,7 @@ class RemoteSession:
                 out.tail.size += len(c["text"])
             out.total_chars = r["totalChars"]
             self._output = out
-        inputs = deque((InputRecord(at=i["at"], source=i["source"], action=i["action"], preview=i["preview"],
-                                    nbytes=i["bytes"]) for i in r["inputs"]), maxlen=INPUT_HISTORY)
+        inputs = deque((InputRecord.from_json(i) for i in r["inputs"]), maxlen=INPUT_HISTORY)
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
         self._host.publish(Event(ev.OUTPUT, self.id, {}))
@@ -212,7 +212,7 @@ class RemoteHost:
         try:
             return await self.client.call(call, agent=agent)
         except ConnectionError as exc:
-            return {"text": f"the host is gone: {exc}", "details": {"status": "failed", "failureKind": "host-gone"}}
+            return failure(f"the host is gone: {exc}", "host-gone")
 
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:

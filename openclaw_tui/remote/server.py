@@ -357,9 +357,7 @@ class _Connection:
         if since is not None:
             _offset("since", since)
         out = session.output
-        inputs = [{"at": r.at, "source": r.source, "action": r.action, "preview": r.preview, "bytes": r.nbytes}
-                  for r in session.inputs]
-        base = {"totalChars": out.total_chars, "inputs": inputs}
+        base = {"totalChars": out.total_chars, "inputs": [r.to_json() for r in session.inputs]}
         if since is not None and out.total_chars - out.tail.size <= since <= out.total_chars:
             need, pieces = out.total_chars - since, []
             for chunk in reversed(out.tail.chunks):
