@@ -17,6 +17,7 @@ import asyncio
 import os
 import signal
 import time
+from collections.abc import Awaitable, Callable
 
 POLL_S = 0.02
 CONFIRM_AFTER_KILL_S = 2.0
@@ -96,7 +97,11 @@ def signal_all(pgid: int, sig: int, table: Table) -> None:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-    for pid in members(pgid, table):
+    signal_pids(members(pgid, table), sig)
+
+
+def signal_pids(pids: list[int], sig: int) -> None:
+    for pid in pids:
         try:
             os.kill(pid, sig)
         except (ProcessLookupError, PermissionError):
@@ -107,10 +112,11 @@ async def group_alive(pgid: int) -> bool:
     return bool(members(pgid, await fresh_table()))
 
 
-async def _gone_within(pgid: int, seconds: float) -> bool:
+async def _gone_within(alive: Callable[[], Awaitable[bool]], seconds: float) -> bool:
+    """Poll ``alive`` until it says no (True) or ``seconds`` pass (False)."""
     deadline = time.monotonic() + seconds
     while True:
-        if not await group_alive(pgid):
+        if not await alive():
             return True
         if time.monotonic() >= deadline:
             return False
@@ -147,20 +153,15 @@ def _alive(pid: int) -> bool:
 
 async def terminate_pids(pids: list[int], grace_s: float) -> bool:
     """SIGTERM, grace, SIGKILL for processes outside any group we own; True once none is alive."""
-    for sig, wait_s in ((signal.SIGTERM, grace_s), (signal.SIGKILL, CONFIRM_AFTER_KILL_S)):
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
-        deadline = time.monotonic() + wait_s
-        while any(_alive(pid) for pid in pids):
-            if time.monotonic() >= deadline:
-                break
-            await asyncio.sleep(POLL_S)
-        else:
-            return True
-    return False
+
+    async def alive() -> bool:
+        return any(_alive(pid) for pid in pids)
+
+    signal_pids(pids, signal.SIGTERM)
+    if await _gone_within(alive, grace_s):
+        return True
+    signal_pids(pids, signal.SIGKILL)
+    return await _gone_within(alive, CONFIRM_AFTER_KILL_S)
 
 
 async def terminate_group(pgid: int, grace_s: float) -> bool:
@@ -169,7 +170,7 @@ async def terminate_group(pgid: int, grace_s: float) -> bool:
     if not members(pgid, table):
         return True
     signal_all(pgid, signal.SIGTERM, table)
-    if await _gone_within(pgid, grace_s):
+    if await _gone_within(lambda: group_alive(pgid), grace_s):
         return True
     signal_all(pgid, signal.SIGKILL, await fresh_table())
-    return await _gone_within(pgid, CONFIRM_AFTER_KILL_S)
+    return await _gone_within(lambda: group_alive(pgid), CONFIRM_AFTER_KILL_S)
