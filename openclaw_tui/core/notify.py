@@ -28,11 +28,16 @@ def snippet(session: Session) -> str:
 
 
 def describe_end(session: Session) -> str:
-    if session.timed_out:
+    return end_words(session.timed_out, session.exit_signal, session.exit_code)
+
+
+def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -> str:
+    """``timed out``, ``killed by SIGTERM`` or ``exit code 0``: also for a session known only by its details."""
+    if timed_out:
         return "timed out"
-    if session.exit_signal:
-        return f"killed by {session.exit_signal}"
-    return f"exit code {session.exit_code}"
+    if exit_signal:
+        return f"killed by {exit_signal}"
+    return f"exit code {exit_code}"
 
 
 class Notices:

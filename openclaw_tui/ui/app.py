@@ -23,6 +23,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
 from ..core.host import ToolHost
+from ..core.notify import end_words
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
 from .bridge import HostBridge, HostGone, SessionExited, SessionOutput, SessionsChanged
@@ -36,19 +37,6 @@ from .terminal_view import TerminalView
 
 TICK_S = 1.0
 EXIT_WATCHDOG_S = 5.0
-
-
-def how_it_ended(details: dict[str, Any]) -> str:
-    """``exit code 0``, ``killed by SIGTERM`` or ``timed out``, from an exit event's details.
-
-    The words of :func:`~openclaw_tui.core.notify.describe_end`, read from the state the event carries:
-    by the time the toast is shown a removed session is gone from the registry.
-    """
-    if details.get("timedOut"):
-        return "timed out"
-    if details.get("exitSignal"):
-        return f"killed by {details['exitSignal']}"
-    return f"exit code {details.get('exitCode')}"
 
 
 class DashboardApp(App[int]):
@@ -192,7 +180,9 @@ class DashboardApp(App[int]):
         self._answered.discard(message.session_id)
         d = message.details
         if message.listed and not self._quitting:
-            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how_it_ended(d)}", title="Session ended",
+            # from the state the event carries: a removed session is gone from the registry by now
+            how = end_words(bool(d.get("timedOut")), d.get("exitSignal"), d.get("exitCode"))
+            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how}", title="Session ended",
                         severity="error" if d["status"] == FAILED else "information")
 
     def _tick(self) -> None:
