@@ -3,8 +3,9 @@ queries and drawing a session's screen for agents, both from the session's raw o
 
 from __future__ import annotations
 
-from .ondemand import ScreenSource, screen_text
+from .ondemand import screen_text
 from .replies import TerminalReplies
+from .source import ScreenSource
 
 
 class Engine:

@@ -8,21 +8,11 @@ full-screen program's next full redraw, and it costs a parse of at most about ``
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from openclaw_tui.core.rawring import RawRing
-
 from .catchup import skip_ahead
 from .screen import TerminalScreen
+from .source import ScreenSource
 
 SCREEN_WINDOW = 256 * 1024  # output parsed for an agent's screen read
-
-
-class ScreenSource(Protocol):
-    """What a screen needs from a session: its raw output and its window size."""
-
-    raw: RawRing
-    pty_size: tuple[int, int]
 
 
 def screen_at(source: ScreenSource, offset: int, window: int) -> TerminalScreen:

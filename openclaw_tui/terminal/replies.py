@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import time
 
-from .ondemand import ScreenSource, screen_at
+from .ondemand import screen_at
 from .screen import TerminalScreen
+from .source import ScreenSource
 
 WINDOW = 64 * 1024  # most output parsed to find the cursor for one query
 BUDGET_S = 0.05  # parse time allowed per second before cursor answers go stale

@@ -12,14 +12,18 @@ from typing import Protocol
 from openclaw_tui.core.rawring import RawRing
 
 
-class RawSource(Protocol):
-    """A session as seen by :class:`~openclaw_tui.terminal.view.LiveView`."""
+class ScreenSource(Protocol):
+    """What a screen needs from a session: its raw output and its window size."""
 
     raw: RawRing
     """The session's raw output ring."""
 
     pty_size: tuple[int, int]
     """(cols, rows) of the PTY now."""
+
+
+class RawSource(ScreenSource, Protocol):
+    """A session as seen by :class:`~openclaw_tui.terminal.view.LiveView`: a screen source to follow."""
 
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         """Call ``cb`` on the asyncio loop after new bytes were appended; returns an unsubscribe function."""
