@@ -94,8 +94,9 @@ class DashboardApp(App[int]):
     @property
     def shown(self) -> bool:
         """Whether the dashboard's widgets are there: while the app closes they are removed before the host's
-        last messages (exits, list changes) are handled, and those must not fail the exit."""
-        return bool(self.query(Workspace))
+        last messages (exits, list changes) are handled, and those must not fail the exit. Both widgets the
+        handlers use are checked: they are removed one after the other, in no order to rely on."""
+        return bool(self.query(Workspace)) and bool(self.query(SummaryHeader))
 
     async def on_event(self, event: events.Event) -> None:
         # Type-through keys go to the PTY from here rather than from the focused terminal widget: under

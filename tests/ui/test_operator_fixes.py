@@ -12,6 +12,7 @@ from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.bridge import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
+from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.sessions.list import SessionList
 
 from .conftest import SIZE, screen_text, start, toasts, until
@@ -205,6 +206,16 @@ async def test_host_messages_after_the_widgets_are_gone_do_not_fail_the_exit(app
     app.on_sessions_changed(SessionsChanged())
     app.on_session_output(SessionOutput(sid))
     app.on_session_exited(SessionExited(sid, {"sessionId": sid, "name": "sleep 60", "status": "failed"}, True))
+
+
+async def test_host_messages_when_only_the_header_is_gone_do_not_fail_either(app, host):
+    # the widgets are removed one by one, in no fixed order: the header may go before the workspace
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid), "the session listed")
+        await app.query_one(SummaryHeader).remove()
+        app.on_sessions_changed(SessionsChanged())
+        app.on_session_exited(SessionExited(sid, {"sessionId": sid, "name": "sleep 60", "status": "failed"}, True))
 
 
 async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent(app, host):
