@@ -169,7 +169,7 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
     try:
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
-            tools=found,
+            tools=found, private_tmp=settings.sandbox_tmp == "private", tmpdir=os.environ.get("TMPDIR"),
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc

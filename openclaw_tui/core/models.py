@@ -33,7 +33,9 @@ class ExecParams(BaseModel):
     )
     pty: bool = Field(False, description="Run under a pseudo-terminal (120x30). Needed for interactive programs.")
     workdir: str | None = Field(
-        None, description="Working directory (default: the caller's, e.g. the MCP server's). Must exist."
+        None,
+        description="Working directory (default: the caller's, e.g. the MCP server's). Must exist. A sandboxed "
+        "run may write only here, in /tmp (the host's own unless configured private) and in $TMPDIR.",
     )
     env: dict[str, str | int | float | bool] | None = Field(
         None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."

@@ -27,8 +27,9 @@ EXEC_DESCRIPTION = (
     "executable) and timeouts (timeout, seconds, default 1800) are failed. Set pty: true for anything "
     "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
     "your own working directory (this MCP server's) unless you give workdir. Where the host sandboxes "
-    "commands (details.host is \"sandbox\"), the system is read-only: only workdir is writable, and /tmp is "
-    "private to each run (gone when it ends), so keep files you need in workdir. Do not sleep-loop "
+    "commands (details.host is \"sandbox\"), the system is read-only and a command may write only workdir, "
+    "/tmp and $TMPDIR; /tmp is the host's own (files there are the same inside and out) unless the operator "
+    "made it private to each run; secrets such as ~/.ssh are hidden. Do not sleep-loop "
     "while a background job runs: call process poll with a timeout (ms, up to 30000), or carry on with other "
     "work - when the job exits you get a notification, and a notice at the top of your next result."
 )

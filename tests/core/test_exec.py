@@ -48,8 +48,7 @@ async def test_not_executable_fails_with_126(host: ToolHost, tmp_path) -> None:
     script = tmp_path / "script.sh"
     script.write_text("echo hi\n")
     script.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    # run in tmp_path: a sandboxed run has a private /tmp and sees the host's only through its workdir
-    r = await host.call({"tool": "exec", "command": str(script), "workdir": str(tmp_path)}, agent="main")
+    r = await host.call({"tool": "exec", "command": str(script)}, agent="main")
     assert r["details"]["status"] == "failed"
     assert r["details"]["exitCode"] == 126
     assert r["details"]["failureKind"] == "not-executable"
