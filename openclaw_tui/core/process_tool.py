@@ -250,13 +250,18 @@ async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None
 
 
 async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
+    unless ``bracketed`` forces it either way."""
     if not p.text:
         return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
+    enabled = s.pty and s.modes.bracketed_paste
+    bracketed = enabled if p.bracketed is None else p.bracketed
     extra = ""
-    if p.bracketed and s.pty and not s.modes.bracketed_paste:
-        extra = ("\nwarning: the program has not turned bracketed paste on (ESC[?2004h), so it reads the markers "
-                 "around the text as typed characters; for a plain prompt paste with bracketed: false")
-    return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", extra, bracketed=p.bracketed)
+    if bracketed and not enabled:
+        extra = ("\nwarning: bracketed: true, but the program has not turned bracketed paste on (ESC[?2004h), so "
+                 "it reads the markers around the text as typed characters; leave bracketed out to paste as a "
+                 "terminal would")
+    return await _send(s, paste_bytes(p.text, bracketed), agent, "paste", extra, bracketed=bracketed)
 
 
 async def _end(s: Session, agent: str | None) -> None:
