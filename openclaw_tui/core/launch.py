@@ -1,8 +1,8 @@
 """From an exec request to a supervised child: shell, environment, workdir, host, and the watch until it ends.
 
 Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
-override that could hijack the shell or the dynamic loader, a sandbox that is required but unusable, a
-workdir the sandbox would hide), so a refused call leaves nothing behind. A run goes to the sandbox or to
+override :mod:`.envpolicy` refuses, a sandbox that is required but unusable, a workdir the sandbox would
+hide), so a refused call leaves nothing behind. A run goes to the sandbox or to
 the host (``gateway``) as ``tools.exec.host`` and ``elevated`` decide; ``pathPrepend`` is added to PATH
 after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
 one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
+from .envpolicy import STRIPPED_FROM_HOST, refusal_text
 from .lifecycle import POLL_S, fresh_table, group_alive, holders, members, terminate_group, terminate_pids
 from .runner import Child, spawn_pipe, spawn_pty
 from .sandbox import GATEWAY, SANDBOX
@@ -26,14 +27,6 @@ SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end 
 SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
 
-REFUSED_ENV = frozenset(
-    {
-        "PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "BASH_ENV", "ENV", "IFS", "SHELLOPTS",
-        "BASHOPTS", "PS4", "PROMPT_COMMAND", "ZDOTDIR", "NODE_OPTIONS", "PERL5LIB", "PERL5OPT", "PERLLIB",
-        "RUBYLIB", "RUBYOPT", "GCONV_PATH", "GLIBC_TUNABLES", "OPENCLAW_SHELL",
-    }
-)
-REFUSED_PREFIXES = ("LD_", "DYLD_", "BASH_FUNC_")
 KNOWN_SHELLS = {"bash", "zsh", "sh", "dash", "ksh", "mksh"}
 
 
@@ -54,26 +47,18 @@ def resolve_workdir(workdir: str | None) -> str:
     return cwd
 
 
-def is_refused(key: str) -> bool:
-    return key.upper() in REFUSED_ENV or key.upper().startswith(REFUSED_PREFIXES)
-
-
 def check_env(overrides: Mapping[str, object] | None, sandboxed: bool = False) -> dict[str, str]:
-    """Literal overrides as strings; refuses keys that could change what the shell or loader runs.
+    """Literal overrides as strings; refuses, naming each key and why, the keys :mod:`.envpolicy` lists
+    (what the shell, the loader, a runtime or a build tool runs, TLS trust, proxies, package indexes).
 
     A sandboxed run also refuses the few variables glibc would obey in the sandbox launcher, which
     starts outside the sandbox (glibc itself ignores them for setuid programs).
     """
     if not overrides:
         return {}
-    refused = sorted(k for k in overrides if is_refused(k))
+    refused = refusal_text(overrides)
     if refused:
-        raise LaunchError(
-            "env-refused",
-            f"env may not override {', '.join(refused)} (PATH, loader and shell-startup variables "
-            "such as LD_*, DYLD_*, PYTHONPATH, BASH_ENV, ENV, IFS are refused; add directories to PATH with "
-            "tools.exec.pathPrepend in the config); nothing was started",
-        )
+        raise LaunchError("env-refused", refused)
     launcher = sorted(k for k in overrides if sandboxed and k.upper() in sandbox.LAUNCHER_REFUSED_ENV)
     if launcher:
         raise LaunchError(
@@ -123,7 +108,7 @@ def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
 def child_env(
     base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = ()
 ) -> dict[str, str]:
-    env = {k: v for k, v in base.items() if k not in ("BASH_ENV", "ENV")}
+    env = {k: v for k, v in base.items() if k not in STRIPPED_FROM_HOST}
     if pty:
         env["TERM"] = "xterm-256color"  # what our terminal view emulates; the env parameter may override it
         env.update(COLUMNS=str(PTY_COLS), LINES=str(PTY_ROWS))
