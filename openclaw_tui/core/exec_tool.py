@@ -20,6 +20,7 @@ from .notify import describe_end
 from .results import ToolResult, dropped_note, failure, result
 from .sandbox import SANDBOX
 from .session import FAILED, Session
+from .shell import login_path_async
 
 if TYPE_CHECKING:
     from .host import ToolHost
@@ -38,7 +39,8 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
         where = await choose_host(settings.host, params.elevated)
         env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
-        run = replace(settings, host=where, elevated=params.elevated)
+        login = await login_path_async() if settings.login_path else ()
+        run = replace(settings, host=where, elevated=params.elevated, path_login=login)
         session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)

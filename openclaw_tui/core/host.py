@@ -33,6 +33,7 @@ from .rawring import RawRing
 from .registry import Registry
 from .results import ToolResult, failure
 from .session import Replier, Session
+from .shell import start_probe
 
 TICK_S = 0.5
 TOOLS = ("exec", "process")
@@ -89,6 +90,8 @@ class ToolHost:
     def start(self) -> None:
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
+            if self.settings.exec.login_path or any(a.login_path for a in self.settings.agents.values()):
+                start_probe()  # the login shell's PATH, ready before the first run needs it
 
     async def close(self) -> None:
         """End every running session (SIGTERM, grace, SIGKILL) and wait until their groups are gone."""

@@ -2,9 +2,9 @@
 
 Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
 override :mod:`.envpolicy` refuses, a sandbox that is required but unusable, a workdir the sandbox would
-hide), so a refused call leaves nothing behind. A run goes to the sandbox or to
-the host (``gateway``) as ``tools.exec.host`` and ``elevated`` decide; ``pathPrepend`` is added to PATH
-after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
+hide), so a refused call leaves nothing behind. A run goes to the sandbox or to the host (``gateway``) as
+``tools.exec.host`` and ``elevated`` decide; what the login shell puts on PATH and ``pathPrepend`` are
+added after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
 one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
 outlives the session, and only then declares it ended.
 """
@@ -21,13 +21,12 @@ from .lifecycle import POLL_S, fresh_table, group_alive, holders, members, termi
 from .runner import Child, spawn_pipe, spawn_pty
 from .sandbox import GATEWAY, SANDBOX
 from .session import Session
+from .shell import merged_path, shell_argv
 
 PTY_COLS, PTY_ROWS = 120, 30
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
 SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
-
-KNOWN_SHELLS = {"bash", "zsh", "sh", "dash", "ksh", "mksh"}
 
 
 class LaunchError(Exception):
@@ -92,29 +91,24 @@ def c_string(text: str) -> bool:
         return False
 
 
-def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
-    """``$SHELL -c`` without rc files for the shells we know; ``/bin/sh`` otherwise."""
-    shell = env.get("SHELL", "")
-    name = os.path.basename(shell)
-    if name in KNOWN_SHELLS and os.path.isabs(shell) and os.access(shell, os.X_OK):
-        if name == "bash":
-            return [shell, "--noprofile", "--norc", "-c", command]
-        if name == "zsh":
-            return [shell, "-f", "-c", command]
-        return [shell, "-c", command]
-    return ["/bin/sh", "-c", command]
-
-
 def child_env(
-    base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = ()
+    base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = (),
+    path_login: tuple[str, ...] = (),
 ) -> dict[str, str]:
+    """The run's environment: the host's (less what no child inherits), the call's overrides, and PATH
+    with what the login shell adds (:func:`.shell.merged_path`) and ``pathPrepend`` in front."""
     env = {k: v for k, v in base.items() if k not in STRIPPED_FROM_HOST}
     if pty:
         env["TERM"] = "xterm-256color"  # what our terminal view emulates; the env parameter may override it
         env.update(COLUMNS=str(PTY_COLS), LINES=str(PTY_ROWS))
     env.update(overrides)
+    path = env.get("PATH") or os.defpath
+    if path_login:
+        path = merged_path(path, path_login)
     if path_prepend:
-        env["PATH"] = os.pathsep.join([*path_prepend, env.get("PATH") or os.defpath])
+        path = os.pathsep.join([*path_prepend, path])
+    if path_login or path_prepend:
+        env["PATH"] = path
     env["OPENCLAW_SHELL"] = "exec"
     return env
 
@@ -164,7 +158,7 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
 
 def start(session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str]) -> Child:
     """Spawn the session's command (sandboxed or not); raises LaunchError when refused or the OS refuses."""
-    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend)
+    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
     argv = _placed_argv(session, shell_argv(session.command, base_env))
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
