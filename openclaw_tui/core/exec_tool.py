@@ -17,7 +17,7 @@ from .config import TAIL_CHARS, YIELD_RANGE, clamp
 from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
-from .results import ToolResult, dropped_note, failure, result
+from .results import MORE_TIME, ToolResult, dropped_note, failure, result
 from .sandbox import SANDBOX
 from .session import FAILED, Session
 from .shell import login_path_async
@@ -87,7 +87,7 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
         kind = "timeout"
         footer = (
             f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
-            "side effects may already have happened]"
+            f"side effects may already have happened. {MORE_TIME}]"
         )
     elif session.exit_code == 127:
         kind, footer = "not-found", "\n[exit 127: command not found]"

@@ -17,7 +17,7 @@ from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
 from .notify import describe_end
-from .results import ToolResult, dropped_note, failure, result, waiting_hint
+from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
 def _status_line(session: Session) -> str:
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
-    return f"Process ended: {session.status}, {describe_end(session)}."
+    more = f" {MORE_TIME}." if session.timed_out else ""
+    return f"Process ended: {session.status}, {describe_end(session)}.{more}"
 
 
 async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:

@@ -60,6 +60,14 @@ async def test_timeout_fails_with_timed_out_and_advice(host: ToolHost) -> None:
     assert r["details"]["timedOut"] is True
     assert r["details"]["failureKind"] == "timeout"
     assert "side effects" in r["text"]
+    assert "raise timeout" in r["text"] and "background: true" in r["text"]  # how to allow more time
+
+
+async def test_a_background_run_that_timed_out_says_how_to_allow_more_time(host: ToolHost) -> None:
+    r = await host.call({"tool": "exec", "command": "sleep 30", "timeout": 0.5, "background": True}, agent="main")
+    sid = r["details"]["sessionId"]
+    r = await host.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": 10000}, agent="main")
+    assert r["details"]["timedOut"] is True and "timed out" in r["text"] and "raise timeout" in r["text"]
 
 
 async def test_timeout_seconds_alias_is_accepted(host: ToolHost) -> None:

@@ -320,11 +320,19 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
 
 async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
     # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
-    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a", pty=True)
+    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True)
     await wait_for(lambda: host.session(sid).kernel_wait == "reading-terminal", what="the kernel's evidence")
-    r = await host.call(P("poll", sid), agent="main")
-    assert r["details"]["waitingForInput"] is False  # the spec's flag keeps its idle rule
-    assert "is waiting for input (it is reading its terminal)" in r["text"] and "Poll again" not in r["text"]
+    for action in ("poll", "log", "screen"):
+        r = await host.call(P(action, sid), agent="main")
+        assert r["details"]["waitingForInput"] is True, action  # the text and the flag agree
+        assert "is waiting for input (it is reading its terminal)" in r["text"] and "Poll again" not in r["text"]
+    r = await host.call(P("list", None), agent="main")
+    assert "[input-wait]" in r["text"] and r["details"]["sessions"][0]["waitingForInput"] is True
+    await host.call(P("write", sid, data="bo\n"), agent="main")
+    await poll_until(host, sid, "main", lambda o: "hi bo" in o)
+    r = await host.call(P("poll", sid), agent="main")  # busy sleeping now: neither says it waits
+    assert r["details"]["waitingForInput"] is False and "waiting for input" not in r["text"]
+    await host.call(P("kill", sid), agent="main")
 
 
 async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:
