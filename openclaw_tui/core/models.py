@@ -23,7 +23,11 @@ class ExecParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    command: str = Field(min_length=1, description="Shell command, run with the user's shell (-c).")
+    command: str = Field(
+        min_length=1,
+        description="Shell command, run with the user's shell (-c; bash when that is fish, nu or another non-POSIX "
+        "shell), PATH including what the user's login shell adds.",
+    )
     yieldMs: int | None = Field(
         None, description="Move to the background if still running after this many ms (default 10000; clamped 10-120000)."
     )
