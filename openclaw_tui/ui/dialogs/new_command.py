@@ -16,9 +16,9 @@ from textual.widgets import Button, Checkbox, Input, Label
 from .base import FormDialog
 
 WHERE_IT_RUNS = (
-    "Runs in the sandbox where bubblewrap works (tools.exec.host): the system is read-only, and it may write "
-    "only this working directory, /tmp and $TMPDIR (the host's own /tmp, unless tools.exec.sandbox.tmp is "
-    "\"private\"). Secrets such as ~/.ssh are hidden. On the host (gateway) it may write what you may."
+    "In the sandbox (tools.exec.host): it may write only this directory, /tmp (the host's own, unless the "
+    "sandbox's tmp is \"private\") and $TMPDIR; the rest is read-only, secrets such as ~/.ssh are hidden. On "
+    "the host (gateway): whatever you may."
 )
 
 

@@ -26,8 +26,7 @@ class SendKeysDialog(FormDialog[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(f"Send keys to {self.session_id}", classes="dialog-title")
-            yield Label('key names, space separated: C-c or Ctrl-C  Enter  Up  F5  M-x  "quoted text"',
-                        classes="dialog-help")
+            yield Label('key names: C-c (or Ctrl-C)  Enter  Up  F5  M-x  "quoted text"', classes="dialog-help")
             yield Input(placeholder='e.g. "yes" Enter', id="keys")
             yield Label("", id="send-keys-error", classes="dialog-error")
 
