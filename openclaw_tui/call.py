@@ -16,11 +16,11 @@ from typing import Any
 
 from .remote import protocol as p
 from .remote.client import HostClient, NoHost
-from .remote.paths import socket_path
+from .remote.paths import find_host, socket_path
 
 
 def run_call(call_json: str, agent: str | None) -> int:
-    path = socket_path()
+    path = find_host() or socket_path()  # a host on any of this user's candidate paths
 
     async def go() -> dict[str, Any]:
         async with await HostClient.connect(path, client="openclaw-tui call") as client:

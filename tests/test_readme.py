@@ -21,4 +21,4 @@ def test_readme_python_example_runs_as_written(tmp_path) -> None:
     assert out.startswith("running\n")
     assert "done" in out and "exit code 0" in out
     assert "Continue? [y/N]" in out and "answer=y" in out
-    assert "line1" in out
+    assert "line1" in out and "200~" not in out  # cat never asked for bracketed paste: no markers

@@ -5,8 +5,9 @@ The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeout
 (``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
 clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
 A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
-runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``); the
-default secret paths are computed from the environment so that they include the host's own socket directory.
+runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
+``loginPath``); the default secret paths are computed from the environment and from facts of the machine
+(``/run/user/<uid>``), so that they include every directory the host's socket can be in.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ OUTPUT_RANGE = (1_000, 200_000)
 INPUT_WAIT_RANGE = (1_000, 600_000)
 HOST_MODES = ("auto", "sandbox", "gateway")
 HOST_ALIASES = {"host": "gateway"}
+TMP_MODES = ("shared", "private")
 
 
 class ConfigWarning(UserWarning):
@@ -61,8 +63,11 @@ class ExecSettings:
     kill_grace_s: float = KILL_GRACE_S
     host: str = "auto"  # auto | sandbox | gateway; exec turns it into the run's actual host before spawning
     sandbox_network: bool = True
+    sandbox_tmp: str = "shared"  # shared: the host's /tmp, writable; private: an empty one per run
     secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
     path_prepend: tuple[str, ...] = ()
+    login_path: bool = True  # add what the user's login shell puts on PATH (probed once per host)
+    path_login: tuple[str, ...] = ()  # per run, set by exec: the login shell's PATH entries found
     elevated: bool = False  # per run, set by exec: this run was admitted to run outside the sandbox
 
 
@@ -87,32 +92,46 @@ def clamp(value: int, bounds: tuple[int, int]) -> int:
     return max(bounds[0], min(bounds[1], value))
 
 
-# Sockets that let a sandboxed program start processes outside it: container engines and D-Bus/systemd.
+# Sockets that let a sandboxed program start processes outside it: container engines, D-Bus/systemd, and
+# the servers of terminal multiplexers and editors, which run whatever command a client asks for.
 SYSTEM_ESCAPES = (
     "/run/docker.sock",
     "/run/containerd/containerd.sock",
     "/run/podman/podman.sock",
     "/run/dbus/system_bus_socket",
     "/run/systemd/private",
+    "/run/screen",
 )
-RUNTIME_ESCAPES = ("docker.sock", "podman", "bus", "systemd")  # the same, per user, under $XDG_RUNTIME_DIR
+# The same, per user, under the runtime directory.
+RUNTIME_ESCAPES = ("docker.sock", "podman", "bus", "systemd", "emacs")
+# Under the host's /tmp, which sandboxed runs share: ssh-agent's sockets (a glob, expanded at each run),
+# tmux's, emacs's and screen's servers, and the host's own fallback socket directory.
+TMP_SECRETS = ("/tmp/ssh-*", "/tmp/tmux-{uid}", "/tmp/emacs{uid}", "/tmp/screens", "/tmp/openclaw-tui-{uid}")
+
+
+def runtime_dirs(env: Mapping[str, str]) -> list[str]:
+    """The user's runtime directories: ``$XDG_RUNTIME_DIR``, and ``/run/user/<uid>`` whether or not the
+    environment names it (a client such as the MCP SDK may start us without ``XDG_RUNTIME_DIR``)."""
+    dirs = [env["XDG_RUNTIME_DIR"]] if env.get("XDG_RUNTIME_DIR") else []
+    return list(dict.fromkeys([*dirs, f"/run/user/{os.getuid()}"]))
 
 
 def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
     """Paths sandboxed runs must not see: credentials, their agents' sockets, and the host's socket directory.
 
     The socket directory follows the host's rule (``$OPENCLAW_TUI_SOCKET``'s directory, else
-    ``$XDG_RUNTIME_DIR/openclaw-tui``, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed, since
-    hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because they
-    would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back; the container engines' sockets and
-    the D-Bus buses (through which systemd starts anything) because each is a way out of the sandbox.
+    ``openclaw-tui`` in a runtime directory, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed,
+    since hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because
+    they would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back; the container engines' sockets,
+    the D-Bus buses (through which systemd starts anything) and the servers of tmux, screen and emacs
+    because each is a way out of the sandbox.
     """
     home = env.get("HOME") or os.path.expanduser("~")
     paths = [os.path.join(home, p) for p in (".ssh", ".aws", os.path.join(".config", "gcloud"), ".gnupg")]
-    runtime = env.get("XDG_RUNTIME_DIR")
-    if runtime:
+    for runtime in runtime_dirs(env):
         paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
-    paths += [f"/tmp/openclaw-tui-{os.getuid()}", *SYSTEM_ESCAPES]
+    paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
+    paths += SYSTEM_ESCAPES
     bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if bus.startswith("unix:path="):
         paths.append(bus.removeprefix("unix:path=").split(",")[0])
@@ -174,6 +193,7 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
     "pendingMaxOutputChars": ("pending_max_chars", int),
     "inputWaitIdleMs": ("input_wait_ms", int),
     "rawRingBytes": ("raw_ring_bytes", int),
+    "loginPath": ("login_path", bool),
 }
 
 
@@ -223,6 +243,10 @@ def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
                 changes["secrets"] = tuple(dict.fromkeys(base.secrets + extra))
         elif sub == "network":
             _warn(f"tools.exec.sandbox.network must be bool, got {item!r}: ignored")
+        elif sub == "tmp" and item in TMP_MODES:
+            changes["sandbox_tmp"] = item
+        elif sub == "tmp":
+            _warn(f"tools.exec.sandbox.tmp must be one of {', '.join(TMP_MODES)}, got {item!r}: ignored")
         else:
             _warn(f"unknown setting tools.exec.sandbox.{sub} ignored")
     return changes

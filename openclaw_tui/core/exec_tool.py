@@ -17,9 +17,10 @@ from .config import TAIL_CHARS, YIELD_RANGE, clamp
 from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
-from .results import ToolResult, dropped_note, failure, result
+from .results import MORE_TIME, ToolResult, dropped_note, failure, result
 from .sandbox import SANDBOX
 from .session import FAILED, Session
+from .shell import login_path_async
 
 if TYPE_CHECKING:
     from .host import ToolHost
@@ -38,7 +39,8 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
         where = await choose_host(settings.host, params.elevated)
         env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
-        run = replace(settings, host=where, elevated=params.elevated)
+        login = await login_path_async() if settings.login_path else ()
+        run = replace(settings, host=where, elevated=params.elevated, path_login=login)
         session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
@@ -85,7 +87,7 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
         kind = "timeout"
         footer = (
             f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
-            "side effects may already have happened]"
+            f"side effects may already have happened. {MORE_TIME}]"
         )
     elif session.exit_code == 127:
         kind, footer = "not-found", "\n[exit 127: command not found]"

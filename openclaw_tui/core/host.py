@@ -3,8 +3,8 @@
 It validates JSON tool calls at the pydantic boundary, runs them, prepends the caller's queued exit
 notices, and never raises for a bad call. It owns the registry and every session's supervisor task, and
 leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once their
-process groups are gone. A ticker re-checks the waiting-for-input rule so watchers hear when a session
-starts or stops waiting.
+process groups are gone. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
+evidence for PTYs) so watchers hear when a session starts or stops waiting.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from .rawring import RawRing
 from .registry import Registry
 from .results import ToolResult, failure
 from .session import Replier, Session
+from .shell import start_probe
 
 TICK_S = 0.5
 TOOLS = ("exec", "process")
@@ -89,6 +90,8 @@ class ToolHost:
     def start(self) -> None:
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
+            if self.settings.exec.login_path or any(a.login_path for a in self.settings.agents.values()):
+                start_probe()  # the login shell's PATH, ready before the first run needs it
 
     async def close(self) -> None:
         """End every running session (SIGTERM, grace, SIGKILL) and wait until their groups are gone."""
@@ -237,10 +240,10 @@ class ToolHost:
             if any(s.pty and s.stdin_writable and s.idle_ms() > IDLE_BEFORE_CHECK_MS for s in running):
                 table = await fresh_table()
             for session in running:
-                reason = self._kernel_reason(session, table)
-                waiting = session.compute_waiting()
-                if waiting != session.waiting or reason != session.kernel_wait:
-                    session.waiting, session.kernel_wait = waiting, reason
+                before = (session.waiting, session.kernel_wait)
+                session.kernel_wait = self._kernel_reason(session, table)
+                session.waiting = session.compute_waiting()  # with the evidence just gathered
+                if (session.waiting, session.kernel_wait) != before:
                     self._publish(ev.WAITING, session)
 
     @staticmethod

@@ -1,13 +1,16 @@
 """Turn the keys an agent asks to press into the exact bytes a terminal would write to a child's PTY.
 
 Agents name keys the way tmux does (``Enter``, ``C-c``, ``M-x``, ``S-Up``, ``^D``, ``F5``) because that
-vocabulary is widely known and unambiguous; a program on the other end of a PTY only ever sees bytes,
-so this module owns the translation. It follows xterm's encodings (which tmux also emits), including the
+vocabulary is widely known and unambiguous, or the way GUIs and other tools do (``Ctrl-C``, ``Return``,
+``Alt+x``), which :mod:`.keynames` turns into tmux's; a program on the other end of a PTY only ever sees
+bytes, so this module owns the translation. It follows xterm's encodings (which tmux also emits), including the
 cursor-key mode a program can switch on: in application cursor mode the plain arrows are sent as
 ``ESC O A`` instead of ``ESC [ A``, and sending the wrong form makes editors and shells misbehave.
-Mistakes in the request do not abort the send: a bad hex byte is skipped and an unknown key name is typed
-literally, each with a human-readable warning so the agent can tell what actually happened. The module is
-pure (no I/O) so it can be tested exhaustively and reused by both the agent tools and the dashboard.
+Small mistakes in the request do not abort the send: a bad hex byte is skipped and a token that is text
+rather than a key name is typed literally, each with a human-readable warning so the agent can tell what
+actually happened. A near miss of a key name (``Entr``) aborts it, with a suggestion: that text was never
+meant for the program. The module is pure (no I/O) so it can be tested exhaustively and reused by both
+the agent tools and the dashboard's send-keys prompt (:func:`key_line_tokens`).
 """
 
 from __future__ import annotations
@@ -15,12 +18,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .keynames import NearMiss, check_near_miss, to_tmux
+
 __all__ = [
     "KEY_NAMES",
     "SUBMIT",
     "EncodedKeys",
     "KeyEncodingError",
+    "RefusedKey",
     "encode_keys",
+    "key_line_tokens",
     "paste_bytes",
 ]
 
@@ -38,6 +45,15 @@ _HEX_BYTE = re.compile(r"(?:0[xX])?([0-9a-fA-F]{1,2})")
 
 class KeyEncodingError(ValueError):
     """The request cannot be turned into bytes at all (as opposed to a part of it, which only warns)."""
+
+
+class RefusedKey(KeyEncodingError):
+    """A token that looks like a key but is not one (a near miss, a GUI-only modifier); ``reason`` says
+    why, without the advice for agents that the message adds."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason} (to type it as text, send it with literal)")
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -220,19 +236,30 @@ def _decode_hex_item(item: str, warnings: list[str]) -> bytes:
 
 
 def _encode_token(token: str, app_cursor: bool | None, warnings: list[str]) -> bytes:
-    """Bytes for one tmux-style key token; unknown tokens are typed literally with a warning."""
+    """Bytes for one key token; text that is no key name is typed literally with a warning.
+
+    Raises:
+        KeyEncodingError: the token is a near miss of a key name, or needs a modifier no terminal sends.
+    """
     if not token:
         warnings.append("empty key token; skipped")
         return b""
-    mods, base = _split_modifiers(token)
+    try:
+        mods, base = _split_modifiers(to_tmux(token))
+    except ValueError as exc:
+        raise RefusedKey(str(exc)) from None
     name = _BY_LOWER.get(base.lower())
     if name is not None:
         return _encode_named(name, mods, token, app_cursor, warnings).encode("ascii")
     if len(base) == 1:
         return _utf8(_encode_char(base, mods, token, warnings), f"key {token!r}", warnings)
+    try:
+        check_near_miss(token, KEY_NAMES)
+    except NearMiss as exc:
+        raise RefusedKey(str(exc)) from None
     warnings.append(
-        f"unknown key {token!r}: sent it as literal text (key names: {', '.join(KEY_NAMES)}; "
-        "prefixes C-, M-, S-, ^)"
+        f"unknown key {token!r}: sent it as literal text (key names: {', '.join(KEY_NAMES)}, also Return, "
+        "Backspace, ArrowUp...; modifiers C-, M-, S-, ^ or Ctrl-, Alt-, Shift-)"
     )
     return _utf8(token, f"key {token!r}", warnings)
 
@@ -318,3 +345,41 @@ def _controlled(char: str, token: str, warnings: list[str]) -> str:
         return control
     warnings.append(f"key {token!r}: C- has no control code for {char!r}; sent it without C-")
     return char
+
+
+_LINE_WORD = re.compile(r'"([^"]*)"|\'([^\']*)\'|(\S+)')
+
+
+def key_line_tokens(line: str) -> list[str]:
+    """Tokens for ``send-keys`` from a line a person typed: key names separated by spaces, and
+    ``"quoted text"`` typed as is (one token per character, so text and keys keep their order).
+
+    Stricter than the agent tool, which types a token that is no key name literally and warns: here any
+    such token refuses the whole line, so a typo never reaches the program.
+
+    Raises:
+        KeyEncodingError: a token is not a key (the message says which, with a suggestion for a near
+            miss, and that nothing was sent), or the line holds nothing to send.
+    """
+    tokens: list[str] = []
+    bad: list[str] = []
+    for match in _LINE_WORD.finditer(line):
+        double, single, word = match.groups()
+        text = double if double is not None else single
+        if text is not None:
+            tokens.extend("Space" if ch == " " else ch for ch in text)
+            continue
+        try:
+            if encode_keys([word], app_cursor=False).warnings:
+                bad.append(word)
+        except RefusedKey as exc:
+            raise KeyEncodingError(f"{exc.reason} (put text in quotes)") from None
+        tokens.append(word)
+    if bad:
+        raise KeyEncodingError(
+            f"not a key: {', '.join(bad)} - nothing was sent. Use key names (Enter, Tab, Esc, BSpace, Up, "
+            "PgDn, F5, C-c or Ctrl-C, M-x or Alt-x, S-Tab, ^D) or put text in quotes"
+        )
+    if not tokens:
+        raise KeyEncodingError('nothing to send: type key names like C-c Enter Up, or "quoted text"')
+    return tokens

@@ -1,10 +1,10 @@
 """From an exec request to a supervised child: shell, environment, workdir, host, and the watch until it ends.
 
 Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
-override that could hijack the shell or the dynamic loader, a sandbox that is required but unusable, a
-workdir the sandbox would hide), so a refused call leaves nothing behind. A run goes to the sandbox or to
-the host (``gateway``) as ``tools.exec.host`` and ``elevated`` decide; ``pathPrepend`` is added to PATH
-after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
+override :mod:`.envpolicy` refuses, a sandbox that is required but unusable, a workdir the sandbox would
+hide), so a refused call leaves nothing behind. A run goes to the sandbox or to the host (``gateway``) as
+``tools.exec.host`` and ``elevated`` decide; what the login shell puts on PATH and ``pathPrepend`` are
+added after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
 one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
 outlives the session, and only then declares it ended.
 """
@@ -16,25 +16,17 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
+from .envpolicy import STRIPPED_FROM_HOST, refusal_text
 from .lifecycle import POLL_S, fresh_table, group_alive, holders, members, terminate_group, terminate_pids
 from .runner import Child, spawn_pipe, spawn_pty
 from .sandbox import GATEWAY, SANDBOX
 from .session import Session
+from .shell import merged_path, shell_argv
 
 PTY_COLS, PTY_ROWS = 120, 30
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
 SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
-
-REFUSED_ENV = frozenset(
-    {
-        "PATH", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "BASH_ENV", "ENV", "IFS", "SHELLOPTS",
-        "BASHOPTS", "PS4", "PROMPT_COMMAND", "ZDOTDIR", "NODE_OPTIONS", "PERL5LIB", "PERL5OPT", "PERLLIB",
-        "RUBYLIB", "RUBYOPT", "GCONV_PATH", "GLIBC_TUNABLES", "OPENCLAW_SHELL",
-    }
-)
-REFUSED_PREFIXES = ("LD_", "DYLD_", "BASH_FUNC_")
-KNOWN_SHELLS = {"bash", "zsh", "sh", "dash", "ksh", "mksh"}
 
 
 class LaunchError(Exception):
@@ -54,26 +46,18 @@ def resolve_workdir(workdir: str | None) -> str:
     return cwd
 
 
-def is_refused(key: str) -> bool:
-    return key.upper() in REFUSED_ENV or key.upper().startswith(REFUSED_PREFIXES)
-
-
 def check_env(overrides: Mapping[str, object] | None, sandboxed: bool = False) -> dict[str, str]:
-    """Literal overrides as strings; refuses keys that could change what the shell or loader runs.
+    """Literal overrides as strings; refuses, naming each key and why, the keys :mod:`.envpolicy` lists
+    (what the shell, the loader, a runtime or a build tool runs, TLS trust, proxies, package indexes).
 
     A sandboxed run also refuses the few variables glibc would obey in the sandbox launcher, which
     starts outside the sandbox (glibc itself ignores them for setuid programs).
     """
     if not overrides:
         return {}
-    refused = sorted(k for k in overrides if is_refused(k))
+    refused = refusal_text(overrides)
     if refused:
-        raise LaunchError(
-            "env-refused",
-            f"env may not override {', '.join(refused)} (PATH, loader and shell-startup variables "
-            "such as LD_*, DYLD_*, PYTHONPATH, BASH_ENV, ENV, IFS are refused; add directories to PATH with "
-            "tools.exec.pathPrepend in the config); nothing was started",
-        )
+        raise LaunchError("env-refused", refused)
     launcher = sorted(k for k in overrides if sandboxed and k.upper() in sandbox.LAUNCHER_REFUSED_ENV)
     if launcher:
         raise LaunchError(
@@ -107,29 +91,24 @@ def c_string(text: str) -> bool:
         return False
 
 
-def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
-    """``$SHELL -c`` without rc files for the shells we know; ``/bin/sh`` otherwise."""
-    shell = env.get("SHELL", "")
-    name = os.path.basename(shell)
-    if name in KNOWN_SHELLS and os.path.isabs(shell) and os.access(shell, os.X_OK):
-        if name == "bash":
-            return [shell, "--noprofile", "--norc", "-c", command]
-        if name == "zsh":
-            return [shell, "-f", "-c", command]
-        return [shell, "-c", command]
-    return ["/bin/sh", "-c", command]
-
-
 def child_env(
-    base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = ()
+    base: Mapping[str, str], overrides: Mapping[str, str], pty: bool, path_prepend: tuple[str, ...] = (),
+    path_login: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    env = {k: v for k, v in base.items() if k not in ("BASH_ENV", "ENV")}
+    """The run's environment: the host's (less what no child inherits), the call's overrides, and PATH
+    with what the login shell adds (:func:`.shell.merged_path`) and ``pathPrepend`` in front."""
+    env = {k: v for k, v in base.items() if k not in STRIPPED_FROM_HOST}
     if pty:
         env["TERM"] = "xterm-256color"  # what our terminal view emulates; the env parameter may override it
         env.update(COLUMNS=str(PTY_COLS), LINES=str(PTY_ROWS))
     env.update(overrides)
+    path = env.get("PATH") or os.defpath
+    if path_login:
+        path = merged_path(path, path_login)
     if path_prepend:
-        env["PATH"] = os.pathsep.join([*path_prepend, env.get("PATH") or os.defpath])
+        path = os.pathsep.join([*path_prepend, path])
+    if path_login or path_prepend:
+        env["PATH"] = path
     env["OPENCLAW_SHELL"] = "exec"
     return env
 
@@ -169,7 +148,7 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
     try:
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
-            tools=found,
+            tools=found, private_tmp=settings.sandbox_tmp == "private", tmpdir=os.environ.get("TMPDIR"),
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc
@@ -179,7 +158,7 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
 
 def start(session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str]) -> Child:
     """Spawn the session's command (sandboxed or not); raises LaunchError when refused or the OS refuses."""
-    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend)
+    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
     argv = _placed_argv(session, shell_argv(session.command, base_env))
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "

@@ -2,11 +2,14 @@
 
 These pydantic models are the single definition of what ``exec`` and ``process`` accept: the host
 validates calls with them and the MCP server generates its JSON Schemas from them. Validation failures
-become ``failed`` results that name the parameter and the valid values, never exceptions.
+become ``failed`` results that name the parameter and the valid values, never exceptions. An array
+parameter also takes the array written as JSON text (``'["Enter"]'``), which is what a client sends when
+it built its form from a schema it could not read.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -20,7 +23,11 @@ class ExecParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    command: str = Field(min_length=1, description="Shell command, run with the user's shell (-c).")
+    command: str = Field(
+        min_length=1,
+        description="Shell command, run with the user's shell (-c; bash when that is fish, nu or another non-POSIX "
+        "shell), PATH including what the user's login shell adds.",
+    )
     yieldMs: int | None = Field(
         None, description="Move to the background if still running after this many ms (default 10000; clamped 10-120000)."
     )
@@ -33,10 +40,18 @@ class ExecParams(BaseModel):
     )
     pty: bool = Field(False, description="Run under a pseudo-terminal (120x30). Needed for interactive programs.")
     workdir: str | None = Field(
-        None, description="Working directory (default: the caller's, e.g. the MCP server's). Must exist."
+        None,
+        description="Working directory (default: the caller's, e.g. the MCP server's). Must exist. A sandboxed "
+        "run may write only here, in /tmp (the host's own unless configured private) and in $TMPDIR.",
     )
     env: dict[str, str | int | float | bool] | None = Field(
-        None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."
+        None,
+        description="Environment overrides on top of the inherited environment (values are strings; numbers and "
+        "booleans are taken too). Refused, naming the key and why: PATH, loader and shell-startup variables, and "
+        "variables that make a runtime or a build tool load code the command does not name (CLASSPATH, "
+        "JAVA_TOOL_OPTIONS, NODE_PATH, GOFLAGS, RUSTC_WRAPPER...), turn off or replace TLS checks "
+        "(NODE_TLS_REJECT_UNAUTHORIZED, SSL_CERT_FILE...), or redirect traffic and package indexes "
+        "(HTTPS_PROXY, PIP_INDEX_URL, npm_config_*...).",
     )
     elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
 
@@ -63,12 +78,32 @@ class ProcessParams(BaseModel):
     data: str | None = Field(None, description="write: text to send to stdin (UTF-8).")
     eof: bool = Field(False, description="write: end the input (PTY: sends Ctrl-D, the terminal's end-of-file).")
     keys: list[str] | None = Field(
-        None, description="send-keys: tmux key tokens, e.g. Enter, C-c, Up, M-x, F5, ^D; unknown tokens sent literally."
+        None,
+        description="send-keys: key names, e.g. [\"Enter\"], [\"C-c\"] (also Ctrl-C, Ctrl+C, ^C), Up, Esc, "
+        "PgDn, M-x (Alt-x), S-Tab, F5. A near miss of a key name (Entr) is refused with a suggestion and nothing "
+        "is sent; other text (with spaces or punctuation) is typed literally with a warning.",
     )
-    hex: list[str] | None = Field(None, description="send-keys: raw bytes as hex, e.g. ['1b', '0x03'].")
+    hex: list[str] | None = Field(None, description="send-keys: raw bytes as hex, e.g. [\"1b\", \"0x03\"].")
     literal: str | None = Field(None, description="send-keys: literal text sent first, as UTF-8.")
     text: str | None = Field(None, description="paste: text to paste.")
-    bracketed: bool = Field(True, description="paste: wrap in bracketed-paste markers (default true).")
+    bracketed: bool | None = Field(
+        None,
+        description="paste: wrap in bracketed-paste markers. Default: only when the program enabled bracketed "
+        "paste (as a terminal does); true or false forces it.",
+    )
+
+    @field_validator("keys", "hex", mode="before")
+    @classmethod
+    def _array_as_json_text(cls, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            return parsed
+        raise ValueError('must be an array of strings such as ["Enter", "C-c"] (or that array as JSON text)')
 
 
 ACTION_PARAMS: dict[str, tuple[str, ...]] = {

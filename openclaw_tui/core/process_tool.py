@@ -17,7 +17,7 @@ from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
 from .notify import describe_end
-from .results import ToolResult, dropped_note, failure, result, waiting_hint
+from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
 
 if TYPE_CHECKING:
@@ -76,7 +76,8 @@ def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
 def _status_line(session: Session) -> str:
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
-    return f"Process ended: {session.status}, {describe_end(session)}."
+    more = f" {MORE_TIME}." if session.timed_out else ""
+    return f"Process ended: {session.status}, {describe_end(session)}.{more}"
 
 
 async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
@@ -250,13 +251,18 @@ async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None
 
 
 async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
+    unless ``bracketed`` forces it either way."""
     if not p.text:
         return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
+    enabled = s.pty and s.modes.bracketed_paste
+    bracketed = enabled if p.bracketed is None else p.bracketed
     extra = ""
-    if p.bracketed and s.pty and not s.modes.bracketed_paste:
-        extra = ("\nwarning: the program has not turned bracketed paste on (ESC[?2004h), so it reads the markers "
-                 "around the text as typed characters; for a plain prompt paste with bracketed: false")
-    return await _send(s, paste_bytes(p.text, p.bracketed), agent, "paste", extra, bracketed=p.bracketed)
+    if bracketed and not enabled:
+        extra = ("\nwarning: bracketed: true, but the program has not turned bracketed paste on (ESC[?2004h), so "
+                 "it reads the markers around the text as typed characters; leave bracketed out to paste as a "
+                 "terminal would")
+    return await _send(s, paste_bytes(p.text, bracketed), agent, "paste", extra, bracketed=bracketed)
 
 
 async def _end(s: Session, agent: str | None) -> None:

@@ -24,6 +24,12 @@ def failure(message: str, kind: str, **details: Any) -> ToolResult:
     return result(message, "failed", failureKind=kind, **details)
 
 
+MORE_TIME = (
+    "To allow more time, raise timeout (in seconds; 0 disables it); for long work, run it with background: "
+    "true (or a larger yieldMs) and follow it with process poll"
+)
+"""What a timed-out run's text says, so the agent knows how to give the next attempt longer."""
+
 ANSWER_WITH = ("answer with write (data), send-keys (keys such as Enter, C-c), submit (Enter) or paste (text)")
 
 

@@ -1,7 +1,12 @@
 """The bubblewrap sandbox around a run: what it sees, what it may write, and how it stays killable.
 
-A sandboxed run sees the system read-only, writes only its workdir and a private ``/tmp``, finds secret
-paths empty, and has its own PID and IPC namespaces (and, with networking off, an empty network one).
+A sandboxed run sees the system read-only and writes only its workdir, ``/tmp`` and ``$TMPDIR``. Like
+Codex's workspace-write sandbox, ``/tmp`` is the host's own (a tool, a virtualenv or a file under ``/tmp``
+is the same inside as outside, and what a run writes there is where the user looks for it), unless
+``tools.exec.sandbox.tmp = "private"`` gives each run an empty one of its own. Secret paths are found
+empty, under ``/tmp`` too (glob patterns such as ``/tmp/ssh-*`` are expanded at each run, so agent
+sockets made after the host started are hidden as well); a run has its own PID and IPC namespaces (and,
+with networking off, an empty network one).
 The host must manage it exactly like a host run, so the wrapping serves the host's process-group kill:
 ``bwrap`` runs in the session's group with the terminating signals ignored (``env --ignore-signal``), so
 a SIGTERM reaches the program inside and gets its grace period instead of collapsing the sandbox at
@@ -16,6 +21,7 @@ sandbox works is probed once per process, off the event loop, and cached.
 from __future__ import annotations
 
 import asyncio
+import glob
 import os
 import shutil
 import signal
@@ -28,7 +34,7 @@ from dataclasses import dataclass
 SANDBOX = "sandbox"
 GATEWAY = "gateway"
 PROBE_TIMEOUT_S = 5.0
-PRIVATE_TMP = "/tmp"
+TMP = "/tmp"
 # Signals the launcher ignores so that only the program decides how it ends (a kill still reaches it).
 LAUNCHER_IGNORES = "HUP,INT,QUIT,TERM"
 # In a PTY run: restore default dispositions (Python ignores SIGPIPE/SIGXFSZ), take the terminal's
@@ -131,25 +137,35 @@ def wrap(
     network: bool,
     secrets: Iterable[str],
     tools: Availability,
+    private_tmp: bool = False,
+    tmpdir: str | None = None,
 ) -> list[str]:
     """The argv that runs ``argv`` sandboxed in ``workdir`` (None: no writable directory, in ``/``).
 
+    ``/tmp`` is the host's, writable, unless ``private_tmp``; ``tmpdir`` (the host's ``$TMPDIR``) is
+    writable too when it is a directory that is safe to open (see :func:`writable_tmpdir`).
     Raises SecretWorkdir when the workdir is inside a hidden path.
     """
     real = os.path.realpath(workdir) if workdir is not None else None
-    out = [tools.env, f"--ignore-signal={LAUNCHER_IGNORES}", tools.bwrap]
-    out += ["--ro-bind", "/", "/", "--tmpfs", PRIVATE_TMP]
+    out = [tools.env, f"--ignore-signal={LAUNCHER_IGNORES}", tools.bwrap, "--ro-bind", "/", "/"]
+    if private_tmp:
+        out += ["--tmpfs", TMP]
+    elif os.path.isdir(TMP):
+        out += ["--bind", TMP, TMP]
+    extra = writable_tmpdir(tmpdir, private_tmp)
+    if extra is not None:
+        out += ["--bind", extra, extra]
     if real is not None:
-        out += ["--bind", real, real]  # after the private /tmp, so a workdir under /tmp stays the real one
+        out += ["--bind", real, real]  # after a private /tmp, so a workdir under /tmp stays the real one
     out += ["--dev", "/dev", "--proc", "/proc"]
-    for path, is_dir in hidden_paths(secrets, real):
+    for path, is_dir in hidden_paths(secrets, real, private_tmp):
         out += ["--tmpfs", path, "--remount-ro", path] if is_dir else ["--ro-bind", "/dev/null", path]
     out += ["--unshare-pid", "--unshare-ipc", "--die-with-parent"]
     if not network:
         out.append("--unshare-net")
     if os.geteuid() == 0:
         out += ["--cap-drop", "ALL"]  # root keeps every capability in bwrap otherwise (and could unmount)
-    out += ["--chdir", _chdir(workdir, real), "--"]
+    out += ["--chdir", _chdir(workdir, real, private_tmp), "--"]
     if pty:
         out += [tools.python, "-I", "-S", "-c", PTY_HELPER]
     else:
@@ -157,32 +173,57 @@ def wrap(
     return out + list(argv)
 
 
-def _chdir(workdir: str | None, real: str | None) -> str:
-    """The workdir as given, unless its spelling only exists on the host (under the private /tmp)."""
+def _chdir(workdir: str | None, real: str | None, private_tmp: bool) -> str:
+    """The workdir as given, unless its spelling only exists on the host (under a private /tmp)."""
     if workdir is None or real is None:
         return "/"
-    return real if within(workdir, PRIVATE_TMP) else workdir
+    return real if private_tmp and within(workdir, TMP) else workdir
 
 
-def hidden_paths(secrets: Iterable[str], workdir: str | None) -> list[tuple[str, bool]]:
+def writable_tmpdir(tmpdir: str | None, private_tmp: bool) -> str | None:
+    """The host's ``$TMPDIR`` as a writable mount, or None when there is nothing (safe) to add.
+
+    Under ``/tmp`` it needs nothing of its own when ``/tmp`` is shared (and is gone with a private one,
+    as before). It is never ``/``, the home directory or one above it: opening those for writing would
+    undo the sandbox, and no temporary directory is one of them.
+    """
+    if not tmpdir or not os.path.isabs(tmpdir) or not os.path.isdir(tmpdir):
+        return None
+    real = os.path.realpath(tmpdir)
+    if within(real, TMP) or real == "/" or within(os.path.realpath(os.path.expanduser("~")), real):
+        return None
+    return real
+
+
+def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False) -> list[tuple[str, bool]]:
     """``(path, is_directory)`` for each secret that exists and would otherwise be visible.
 
-    Secrets are resolved through symlinks (the mount must cover the real thing), a secret inside another
-    is covered by it, and one under the private ``/tmp`` is already invisible unless the workdir exposes it.
+    Secrets are resolved through symlinks (the mount must cover the real thing), glob patterns are expanded
+    now, a secret inside another is covered by it, and one under a private ``/tmp`` is already invisible
+    unless the workdir exposes it.
     """
     found: dict[str, bool] = {}
-    for raw in secrets:
+    for raw in _expanded(secrets):
         path = os.path.realpath(raw)
         if workdir is not None and within(workdir, path):
             raise SecretWorkdir(
                 f"workdir {workdir!r} is inside {raw!r}, which sandboxed runs cannot see; choose another "
                 "workdir (or run elevated where that is enabled); nothing was started"
             )
-        if within(path, PRIVATE_TMP) and not (workdir is not None and within(path, workdir)):
+        if private_tmp and within(path, TMP) and not (workdir is not None and within(path, workdir)):
             continue
         if os.path.exists(path):
             found[path] = os.path.isdir(path)
     return [(p, d) for p, d in sorted(found.items()) if not any(o != p and within(p, o) for o in found)]
+
+
+def _expanded(secrets: Iterable[str]) -> Iterable[str]:
+    """Each secret, with glob patterns (``/tmp/ssh-*``) replaced by what they match right now."""
+    for raw in secrets:
+        if any(c in raw for c in "*?["):
+            yield from sorted(glob.glob(raw))
+        else:
+            yield raw
 
 
 def within(path: str, parent: str) -> bool:

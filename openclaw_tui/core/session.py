@@ -156,6 +156,7 @@ class Session:
             self._convert_backlog()
         self.last_output_ms = now_ms()
         self._last_output_mono = time.monotonic()
+        self.kernel_wait = None  # output: the program is working again; the ticker looks anew
         for listener in list(self._raw_listeners):
             listener()
 
@@ -280,8 +281,9 @@ class Session:
         return int((time.monotonic() - self._last_output_mono) * 1000)
 
     def compute_waiting(self) -> bool:
-        """Waiting for input: stdin still writable and no output for longer than the threshold."""
-        return self.stdin_writable and self.idle_ms() > self.settings.input_wait_ms
+        """Waiting for input: stdin still writable, and either no output for longer than the threshold or
+        the kernel showing the program blocked reading its terminal (``kernel_wait``, cleared by output)."""
+        return self.stdin_writable and (self.kernel_wait is not None or self.idle_ms() > self.settings.input_wait_ms)
 
     def mark_exited(self, wait_status: int) -> None:
         code = os.waitstatus_to_exitcode(wait_status)

@@ -4,8 +4,10 @@ Built on the official MCP Python SDK (``mcp`` 2.x, the lowlevel ``Server``). The
 itself: every tool call is forwarded to the running host over its Unix socket (``HostClient``), so agents
 and operators see the same sessions, and jobs outlive this process.
 
-**Finding the host.** The socket is ``openclaw_tui.remote.paths.socket_path()`` (``$OPENCLAW_TUI_SOCKET``
-names it directly). When nothing serves there at start-up, this server starts one: ``python -m
+**Finding the host.** A host serving at any of the user's candidate socket paths is used
+(``openclaw_tui.remote.paths.find_host``: the runtime directory, whether or not the client passed
+``XDG_RUNTIME_DIR`` on, then ``/tmp``; ``$OPENCLAW_TUI_SOCKET`` names the one path). When none serves at
+start-up, this server starts one on the preferred path (``socket_path()``): ``python -m
 openclaw_tui [--config FILE] serve``, detached (its own session, stdin ``/dev/null``, stdout and stderr
 appended to ``serve.log`` next to the socket, the working directory and environment of this process), and
 waits without blocking, up to ``AUTOSTART_TIMEOUT_S``, until the socket accepts connections. That host
@@ -65,7 +67,7 @@ from . import protocol as p
 from .autostart import HostUnavailable, start_host
 from .client import HostClient, NoHost
 from .mcp_tools import to_mcp_result, tool_definitions
-from .paths import socket_path
+from .paths import find_host, socket_path
 
 DEFAULT_SCOPE = "mcp"
 LOGGER = "openclaw-tui"
@@ -80,6 +82,7 @@ class McpBridge:
         self.scope: str | None = agent or None
         self.config_path = config_path
         self.path = path or socket_path()
+        self._search = path is None  # look for a host on every candidate path before each connect
         self.client: HostClient | None = None
         self.serve_proc: subprocess.Popen[bytes] | None = None
         self.min_level: types.LoggingLevel = "debug"
@@ -221,6 +224,8 @@ class McpBridge:
         self._first.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved later by calls
 
     async def _connect(self, autostart: bool) -> HostClient:
+        if self._search:
+            self.path = await asyncio.to_thread(find_host) or socket_path()
         try:
             client = await self._try_connect()
         except NoHost:

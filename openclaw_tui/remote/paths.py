@@ -1,16 +1,22 @@
-"""Where the host's socket lives: a per-user directory nobody else can enter.
+"""Where the host's socket lives: a per-user directory nobody else can enter, found from facts.
 
 ``$OPENCLAW_TUI_SOCKET`` names the socket directly (tests, several hosts side by side). Otherwise it is
-``$XDG_RUNTIME_DIR/openclaw-tui/host.sock``, and when there is no runtime directory,
-``/tmp/openclaw-tui-<uid>/host.sock``. A missing directory is created with mode 0700; an existing one is
-used only if it is already ours and closed to group and others, and is never changed (``$OPENCLAW_TUI_SOCKET``
-may name a shared directory such as ``/tmp``, whose mode is not ours to tighten). The socket itself is made
-0600, and its path must fit a Unix socket address.
+``openclaw-tui/host.sock`` in the user's runtime directory: ``$XDG_RUNTIME_DIR``, or ``/run/user/<uid>``
+when that exists and is the user's, even when the environment does not name it (the official MCP SDK
+starts servers with a reduced environment without ``XDG_RUNTIME_DIR``, and that must not put the agent's
+host somewhere else than the operator's); with no runtime directory, ``/tmp/openclaw-tui-<uid>/host.sock``.
+Clients (``mcp``, ``call``, ``attach``, the dashboard) look for a host serving at any of these candidates
+(:func:`find_host`) before they start one, so one user has one host whatever each caller's environment.
+A missing directory is created with mode 0700; an existing one is used only if it is already ours and
+closed to group and others, and is never changed (``$OPENCLAW_TUI_SOCKET`` may name a shared directory
+such as ``/tmp``, whose mode is not ours to tighten). The socket itself is made 0600, and its path must
+fit a Unix socket address.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import stat
 import sys
 from collections.abc import Mapping
@@ -29,14 +35,65 @@ class SocketDirError(SocketPathError):
     """The socket directory exists but is not safely ours."""
 
 
+RUN_USER = "/run/user"  # where systemd-logind makes each user's runtime directory
+TMP = "/tmp"
+CONNECT_TIMEOUT_S = 1.0
+SOCKET_NAME = "host.sock"
+
+
 def socket_path(env: Mapping[str, str] | None = None) -> Path:
+    """Where a new host serves: ``$OPENCLAW_TUI_SOCKET``, else the first of :func:`candidate_paths`."""
+    return candidate_paths(env)[0]
+
+
+def candidate_paths(env: Mapping[str, str] | None = None) -> list[Path]:
+    """Every path a host of this user may serve on, the preferred first (only the named one when
+    ``$OPENCLAW_TUI_SOCKET`` is set)."""
     env = os.environ if env is None else env
     if env.get("OPENCLAW_TUI_SOCKET"):
-        return Path(env["OPENCLAW_TUI_SOCKET"])
+        return [Path(env["OPENCLAW_TUI_SOCKET"])]
+    found: list[Path] = []
     runtime = env.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
-        return Path(runtime) / "openclaw-tui" / "host.sock"
-    return Path(f"/tmp/openclaw-tui-{os.getuid()}") / "host.sock"
+        found.append(Path(runtime) / "openclaw-tui" / SOCKET_NAME)
+    users = Path(RUN_USER) / str(os.getuid())
+    if _is_mine(users):
+        found.append(users / "openclaw-tui" / SOCKET_NAME)
+    found.append(Path(TMP) / f"openclaw-tui-{os.getuid()}" / SOCKET_NAME)
+    return list(dict.fromkeys(found))
+
+
+def find_host(env: Mapping[str, str] | None = None) -> Path | None:
+    """The candidate path a host is serving on now (the first that accepts a connection), or None.
+
+    Blocking (a connect per candidate that exists, bounded by ``CONNECT_TIMEOUT_S``): call it off the
+    event loop, or before one runs.
+    """
+    env = os.environ if env is None else env
+    named = bool(env.get("OPENCLAW_TUI_SOCKET"))
+    for path in candidate_paths(env):
+        # a derived candidate counts only in a directory of ours (another user could make /tmp/openclaw-tui-<uid>)
+        if path.exists() and (named or _is_mine(path.parent)) and _accepts(path):
+            return path
+    return None
+
+
+def _accepts(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(CONNECT_TIMEOUT_S)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+def _is_mine(directory: Path) -> bool:
+    try:
+        info = directory.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
 
 
 def check_length(path: Path) -> None:

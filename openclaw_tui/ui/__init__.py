@@ -1,7 +1,8 @@
 """The Textual dashboard (it imports the core; the core never imports it).
 
 :func:`make_app` is the one way to build the app, used by the CLI and the tests alike;
-:func:`run_dashboard` is what ``openclaw-tui`` runs: an embedded host, the app, and no process left behind.
+:func:`run_dashboard` is what ``openclaw-tui`` runs: the dashboard on the host already serving this user's
+socket (attached, saying so), or else on an embedded host that serves it, with no process left behind.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from typing import cast
 from .. import ToolHost
 from ..remote.client import NoHost
 from ..remote.mirror import RemoteHost
-from ..remote.paths import socket_path
-from ..remote.server import is_serving
+from ..remote.paths import find_host, socket_path
 from .app import DashboardApp
 from .settings import load_keymap
 
@@ -42,14 +42,15 @@ def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: b
 
 
 def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
-    """Run the dashboard on an embedded host (serving the socket) until the operator quits."""
-    path = socket_path()
-    if is_serving(path):
-        print(f"openclaw-tui: a host is already serving on {path}; open a dashboard on it with "
-              "`openclaw-tui attach`", file=sys.stderr)
-        return 1
+    """The dashboard until the operator quits: on the host already serving (attached: quitting leaves its
+    sessions running), else on an embedded host serving the socket."""
+    serving = find_host()
+    if serving is not None:
+        print(f"openclaw-tui: a host is already serving on {serving}; showing its sessions (attached: "
+              "quitting leaves them running)", file=sys.stderr)
+        return run_attached(config_path, serving, demo=demo, announce=True)
     host = ToolHost(config_path=config_path)
-    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), serve_path=path)
+    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), serve_path=socket_path())
     try:
         app.run()
     finally:
@@ -58,17 +59,26 @@ def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
     return app.return_code or 0
 
 
-def run_attached(config_path: str | None = None) -> int:
-    """The dashboard on the host serving the socket; quitting leaves its sessions running."""
+def run_attached(config_path: str | None = None, path: Path | None = None, demo: bool = False,
+                 announce: bool = False) -> int:
+    """The dashboard on the host serving this user's socket (any candidate path, or ``path``); quitting
+    leaves its sessions running. ``announce``: say so in the dashboard too (the operator did not ask to
+    attach)."""
 
     async def main() -> int:
+        where = path or await asyncio.to_thread(find_host) or socket_path()
         try:
-            host = await RemoteHost.connect(socket_path())
+            host = await RemoteHost.connect(where)
         except NoHost as exc:
             print(f"openclaw-tui: {exc}", file=sys.stderr)
             return 2
-        app = make_app(host, handle_signals=True, keymap=load_keymap(config_path), attached=True)
-        await app.run_async()
+        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True)
+
+        async def say_attached(pilot: object) -> None:
+            app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",
+                       title="Attached", timeout=8)
+
+        await app.run_async(auto_pilot=say_attached if announce else None)
         return app.return_code or 0
 
     return asyncio.run(main())

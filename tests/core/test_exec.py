@@ -48,8 +48,7 @@ async def test_not_executable_fails_with_126(host: ToolHost, tmp_path) -> None:
     script = tmp_path / "script.sh"
     script.write_text("echo hi\n")
     script.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    # run in tmp_path: a sandboxed run has a private /tmp and sees the host's only through its workdir
-    r = await host.call({"tool": "exec", "command": str(script), "workdir": str(tmp_path)}, agent="main")
+    r = await host.call({"tool": "exec", "command": str(script)}, agent="main")
     assert r["details"]["status"] == "failed"
     assert r["details"]["exitCode"] == 126
     assert r["details"]["failureKind"] == "not-executable"
@@ -61,6 +60,14 @@ async def test_timeout_fails_with_timed_out_and_advice(host: ToolHost) -> None:
     assert r["details"]["timedOut"] is True
     assert r["details"]["failureKind"] == "timeout"
     assert "side effects" in r["text"]
+    assert "raise timeout" in r["text"] and "background: true" in r["text"]  # how to allow more time
+
+
+async def test_a_background_run_that_timed_out_says_how_to_allow_more_time(host: ToolHost) -> None:
+    r = await host.call({"tool": "exec", "command": "sleep 30", "timeout": 0.5, "background": True}, agent="main")
+    sid = r["details"]["sessionId"]
+    r = await host.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": 10000}, agent="main")
+    assert r["details"]["timedOut"] is True and "timed out" in r["text"] and "raise timeout" in r["text"]
 
 
 async def test_timeout_seconds_alias_is_accepted(host: ToolHost) -> None:
@@ -103,6 +110,49 @@ async def test_refused_env_override_fails_before_anything_spawns(host: ToolHost,
     assert r["details"]["failureKind"] == "env-refused"
     assert key in r["text"]
     assert len(host.registry) == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("CLASSPATH", "a language runtime would load code"), ("JAVA_TOOL_OPTIONS", "runtime"),
+        ("_JAVA_OPTIONS", "runtime"), ("JDK_JAVA_OPTIONS", "runtime"), ("NODE_PATH", "runtime"),
+        ("GEM_PATH", "runtime"), ("GEM_HOME", "runtime"), ("LUA_PATH_5_4", "runtime"),
+        ("NODE_TLS_REJECT_UNAUTHORIZED", "TLS certificate checks"), ("SSL_CERT_FILE", "TLS"),
+        ("REQUESTS_CA_BUNDLE", "TLS"), ("CURL_CA_BUNDLE", "TLS"), ("SSLKEYLOGFILE", "decrypt TLS traffic"),
+        ("HTTPS_PROXY", "another host"), ("https_proxy", "another host"), ("HTTP_PROXY", "proxy"),
+        ("ALL_PROXY", "proxy"), ("no_proxy", "past the proxy"),
+        ("GOFLAGS", "build tool"), ("RUSTC_WRAPPER", "build tool"), ("CARGO_BUILD_RUSTC_WRAPPER", "build tool"),
+        ("PIP_INDEX_URL", "packages"), ("npm_config_registry", "packages"), ("NPM_CONFIG_SCRIPT_SHELL", "packages"),
+        ("GIT_SSH_COMMAND", "helper command"), ("GIT_EXEC_PATH", "helper command"),
+        ("GIT_CONFIG_COUNT", "configuration"),
+    ],
+)
+async def test_runtime_overrides_are_refused_naming_the_key_and_why(host: ToolHost, key: str, why: str) -> None:
+    r = await host.call({"tool": "exec", "command": "echo hi", "env": {key: "x", "FINE": "1"}}, agent="main")
+    assert r["details"]["failureKind"] == "env-refused", r["text"]
+    assert f"{key}: " in r["text"] and why in r["text"] and "FINE" not in r["text"]
+    assert len(host.registry) == 0
+
+
+async def test_every_refused_key_of_a_call_is_named_with_its_reason(host: ToolHost) -> None:
+    r = await host.call({"tool": "exec", "command": "true", "env": {"CLASSPATH": "x", "JAVA_TOOL_OPTIONS": "y",
+                                                                   "HTTPS_PROXY": "z"}}, agent="main")
+    assert "CLASSPATH, JAVA_TOOL_OPTIONS: a language runtime" in r["text"]
+    assert "HTTPS_PROXY: the program's traffic" in r["text"] and r["text"].endswith("Nothing was started")
+
+
+async def test_settings_that_keep_a_run_non_interactive_are_not_refused(host: ToolHost) -> None:
+    env = {"PAGER": "cat", "GIT_PAGER": "cat", "EDITOR": "true", "GIT_EDITOR": "true", "CC": "cc", "CGO_ENABLED": "0"}
+    r = await host.call({"tool": "exec", "command": "echo $PAGER $EDITOR $CGO_ENABLED", "env": env}, agent="main")
+    assert r["details"]["status"] == "completed" and r["text"].strip() == "cat true 0"
+
+
+async def test_children_never_inherit_the_hosts_tls_key_log(host: ToolHost, monkeypatch) -> None:
+    monkeypatch.setenv("SSLKEYLOGFILE", "/tmp/keys.log")
+    monkeypatch.setenv("OPENCLAW_TEST_KEPT", "kept")
+    r = await host.call({"tool": "exec", "command": "echo ${SSLKEYLOGFILE-unset} $OPENCLAW_TEST_KEPT"}, agent="main")
+    assert r["text"].strip() == "unset kept"
 
 
 @pytest.mark.parametrize("pty", [False, True])

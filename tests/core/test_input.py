@@ -55,6 +55,25 @@ async def test_arrows_in_normal_mode_use_csi(host: ToolHost) -> None:
     assert await _got(host, sid) == b"\x1b[A\x1b[1;5C"
 
 
+async def test_keys_spelled_as_agents_write_them_arrive_as_those_keys(host: ToolHost) -> None:
+    sid = await bg(host, f"{RAW} 7", pty=True)
+    await poll_until(host, sid, "main", lambda o: "READY" in o)
+    r = await host.call(P("send-keys", sid, keys=["Ctrl-C", "Alt-x", "Shift-Tab", "Return"]), agent="main")
+    assert r["details"]["warnings"] == [], r["text"]
+    assert await _got(host, sid) == b"\x03\x1bx\x1b[Z\r"
+
+
+async def test_a_near_miss_of_a_key_name_sends_nothing_of_the_call(host: ToolHost) -> None:
+    sid = await bg(host, f"{RAW} 1", pty=True)
+    await poll_until(host, sid, "main", lambda o: "READY" in o)
+    r = await host.call(P("send-keys", sid, keys=["Ctrl-C", "Entr"]), agent="main")
+    assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "bad-keys"
+    assert "did you mean Enter?" in r["text"] and "Nothing was sent" in r["text"]
+    assert not host.session(sid).inputs and host.session(sid).running
+    await host.call(P("send-keys", sid, keys=["x"]), agent="main")
+    assert await _got(host, sid) == b"x"  # the first byte the program read: nothing came before it
+
+
 async def test_bare_arrow_before_any_output_fails_asking_to_poll(host: ToolHost) -> None:
     sid = await bg(host, "sleep 30", pty=True)
     r = await host.call(P("send-keys", sid, keys=["Down"]), agent="main")

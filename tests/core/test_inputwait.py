@@ -13,7 +13,7 @@ async def test_a_shell_prompt_is_seen_reading_the_terminal(host) -> None:
     sid = await bg(host, "read -p 'name? ' n; echo hi $n", pty=True)
     s = host.session(sid)
     await wait_for(lambda: s.kernel_wait == READING, what="kernel evidence")
-    assert not s.compute_waiting()  # the 15 s idle rule has not fired: this is the faster signal
+    assert s.compute_waiting() and s.idle_ms() < 15_000  # waiting by the kernel's evidence, before the idle rule
     r = await host.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="main")
     assert r["details"]["waitingReason"] == READING
     await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "bo\n"}, agent="main")

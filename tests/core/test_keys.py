@@ -9,7 +9,9 @@ from openclaw_tui.core.keys import (
     SUBMIT,
     EncodedKeys,
     KeyEncodingError,
+    RefusedKey,
     encode_keys,
+    key_line_tokens,
     paste_bytes,
 )
 
@@ -218,13 +220,65 @@ def test_single_character_is_sent_as_utf8(token: str, expected: bytes) -> None:
     assert encode_keys([token]) == EncodedKeys(expected, [])
 
 
-@pytest.mark.parametrize("token", ["hello", "Entr", "C-foo", "F13", "S-"])
+SPELLINGS = [
+    # what agents write, and the tmux token it means
+    ("Ctrl-C", "C-c"), ("Ctrl+C", "C-c"), ("ctrl-c", "C-c"), ("CTRL+c", "C-c"), ("Control-c", "C-c"),
+    ("Ctl-c", "C-c"), ("C+c", "C-c"), ("^C", "C-c"), ("Ctrl-Shift-C", "C-c"),
+    ("Return", "Enter"), ("return", "Enter"), ("Esc", "Escape"), ("Del", "Delete"), ("Ins", "Insert"),
+    ("PgUp", "PageUp"), ("PgDn", "PageDown"), ("Page_Up", "PageUp"), ("Page_Down", "PageDown"),
+    ("Backspace", "BSpace"), ("BackSpace", "BSpace"), ("BackTab", "BTab"),
+    ("ArrowUp", "Up"), ("ArrowDown", "Down"), ("ArrowLeft", "Left"), ("ArrowRight", "Right"),
+    ("Alt-x", "M-x"), ("Alt+x", "M-x"), ("Meta-x", "M-x"), ("Option-x", "M-x"), ("Alt-F4", "M-F4"),
+    ("Shift-Tab", "S-Tab"), ("Shift+Tab", "S-Tab"), ("Shift-Up", "S-Up"), ("Ctrl-Alt-Delete", "C-M-Delete"),
+    ("Ctrl-Shift-Left", "C-S-Left"), ("Ctrl-Enter", "C-Enter"), ("Alt-Return", "M-Enter"),
+    ("F13", "S-F1"), ("F24", "S-F12"), ("Ctrl-F13", "C-S-F1"),
+]
+
+
+@pytest.mark.parametrize(("spelling", "token"), SPELLINGS)
+def test_spellings_agents_write_are_the_keys_they_mean(spelling: str, token: str) -> None:
+    ours, tmux = encode_keys([spelling], app_cursor=False), encode_keys([token], app_cursor=False)
+    assert ours.data == tmux.data and len(ours.warnings) == len(tmux.warnings)
+
+
+@pytest.mark.parametrize(
+    ("token", "suggestion"),
+    [("Entr", "Enter"), ("Escpae", "Escape"), ("Ctlr-C", "Ctrl-C"), ("Retrun", "Return"), ("enterr", "Enter"),
+     ("Shfit-Tab", "Shift-Tab"), ("C-Entr", "C-Enter"), ("Ctrl-Shfit-Tab", "Ctrl-Shift-Tab"), ("Dwon", "Down"),
+     ("Backspcae", "Backspace"), ("PageDwon", "PageDown"), ("Tabb", "Tab")],
+)
+def test_a_near_miss_of_a_key_name_is_refused_with_a_suggestion(token: str, suggestion: str) -> None:
+    with pytest.raises(RefusedKey) as refused:
+        encode_keys(["C-c", token])  # the whole request: nothing of it is sent
+    assert f"did you mean {suggestion}?" in str(refused.value) and "Nothing was sent" in str(refused.value)
+    assert "literal" in str(refused.value)
+
+
+@pytest.mark.parametrize("token", ["Cmd-C", "cmd+v", "Super-x", "Win-r"])
+def test_gui_only_modifiers_are_refused(token: str) -> None:
+    with pytest.raises(RefusedKey, match="never reach a program through a terminal"):
+        encode_keys([token])
+
+
+@pytest.mark.parametrize("token", ["hello", "C-foo", "F25x", "S-", "and", "night", "cd", "ls", "yes", "salt-x",
+                                   "hello world", "rm -rf", "well-known", "a.b"])
 def test_unknown_token_is_sent_literally_with_warning(token: str) -> None:
     result = encode_keys([token])
     assert result.data == token.encode()
     assert len(result.warnings) == 1
     assert repr(token) in result.warnings[0]
     assert "unknown" in result.warnings[0]
+
+
+def test_a_prompt_line_is_read_by_the_same_parser() -> None:
+    assert key_line_tokens('"yes" Ctrl-C Return') == ["y", "e", "s", "Ctrl-C", "Return"]
+    assert key_line_tokens("'a b' Enter") == ["a", "Space", "b", "Enter"]
+    with pytest.raises(KeyEncodingError, match=r"did you mean Enter\? Nothing was sent \(put text in quotes\)"):
+        key_line_tokens('"ada" Entr')
+    with pytest.raises(KeyEncodingError, match="not a key: hello"):
+        key_line_tokens("hello Enter")
+    with pytest.raises(KeyEncodingError, match="nothing to send"):
+        key_line_tokens("   ")
 
 
 def test_empty_token_is_skipped_with_warning() -> None:

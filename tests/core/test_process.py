@@ -148,22 +148,25 @@ async def test_submit_sends_carriage_return(host: ToolHost) -> None:
     await poll_until(host, sid, "main", lambda o: "answer=yes" in o)
 
 
-async def test_paste_is_bracketed_by_default_and_raw_on_request(host: ToolHost) -> None:
+async def test_paste_is_raw_unless_the_program_enabled_bracketed_paste_and_can_be_forced(host: ToolHost) -> None:
     sid = await bg(host, "sleep 30", pty=True)
     s = host.session(sid)
     r = await host.call(P("paste", sid, text="a\nb"), agent="main")
-    assert r["details"]["bytes"] == len(b"\x1b[200~a\nb\x1b[201~")
-    assert "has not turned bracketed paste on" in r["text"]  # sleep never enabled it: the agent is told
-    r = await host.call(P("paste", sid, text="a\nb", bracketed=False), agent="main")
-    assert r["details"]["bytes"] == 3 and "warning" not in r["text"]
+    assert r["details"]["bytes"] == 3 and r["details"]["bracketed"] is False and "warning" not in r["text"]
+    r = await host.call(P("paste", sid, text="a\nb", bracketed=True), agent="main")
+    assert r["details"]["bytes"] == len(b"\x1b[200~a\nb\x1b[201~") and r["details"]["bracketed"] is True
+    assert "has not turned bracketed paste on" in r["text"]  # forced on a program that never enabled it: told
     assert [i.action for i in s.inputs] == ["paste", "paste"]
 
 
-async def test_no_paste_warning_once_the_program_turned_bracketed_paste_on(host: ToolHost) -> None:
+async def test_paste_is_bracketed_once_the_program_turned_bracketed_paste_on(host: ToolHost) -> None:
     sid = await bg(host, "printf '\\033[?2004hready\\n'; sleep 30", pty=True)
     await poll_until(host, sid, "main", lambda o: "ready" in o)
     r = await host.call(P("paste", sid, text="a"), agent="main")
-    assert r["details"]["bracketed"] is True and "warning" not in r["text"]
+    assert r["details"]["bracketed"] is True and r["details"]["bytes"] == len(b"\x1b[200~a\x1b[201~")
+    assert "warning" not in r["text"]
+    r = await host.call(P("paste", sid, text="a", bracketed=False), agent="main")
+    assert r["details"]["bracketed"] is False and r["details"]["bytes"] == 1
 
 
 async def test_kill_ends_the_session_which_stays_listed(host: ToolHost) -> None:
@@ -300,7 +303,7 @@ async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(ho
     assert r["details"]["status"] == "failed" and "'limit'" in r["text"]
     # clients that send every field of the schema, null or default, are fine
     every = {"sessionId": sid, "timeout": None, "offset": None, "limit": None, "data": None, "eof": False,
-             "keys": None, "hex": None, "literal": None, "text": None, "bracketed": True}
+             "keys": None, "hex": None, "literal": None, "text": None, "bracketed": None}
     r = await host.call({"tool": "process", "action": "poll", **every}, agent="main")
     assert r["details"]["status"] == "running"
     await host.call(P("kill", sid), agent="main")
@@ -317,11 +320,19 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
 
 async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
     # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
-    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a", pty=True)
+    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True)
     await wait_for(lambda: host.session(sid).kernel_wait == "reading-terminal", what="the kernel's evidence")
-    r = await host.call(P("poll", sid), agent="main")
-    assert r["details"]["waitingForInput"] is False  # the spec's flag keeps its idle rule
-    assert "is waiting for input (it is reading its terminal)" in r["text"] and "Poll again" not in r["text"]
+    for action in ("poll", "log", "screen"):
+        r = await host.call(P(action, sid), agent="main")
+        assert r["details"]["waitingForInput"] is True, action  # the text and the flag agree
+        assert "is waiting for input (it is reading its terminal)" in r["text"] and "Poll again" not in r["text"]
+    r = await host.call(P("list", None), agent="main")
+    assert "[input-wait]" in r["text"] and r["details"]["sessions"][0]["waitingForInput"] is True
+    await host.call(P("write", sid, data="bo\n"), agent="main")
+    await poll_until(host, sid, "main", lambda o: "hi bo" in o)
+    r = await host.call(P("poll", sid), agent="main")  # busy sleeping now: neither says it waits
+    assert r["details"]["waitingForInput"] is False and "waiting for input" not in r["text"]
+    await host.call(P("kill", sid), agent="main")
 
 
 async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:

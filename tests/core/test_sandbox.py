@@ -1,9 +1,8 @@
 """The sandbox: what a sandboxed run can and cannot do, elevated runs, host selection, and its settings.
 
 The behaviour tests run real commands under bubblewrap and are skipped where it cannot sandbox (the
-argv, placement and configuration tests run everywhere). Paths that must be hidden or read-only live
-outside ``/tmp`` (in ``/var/tmp``), since a sandboxed run's ``/tmp`` is private anyway and would prove
-nothing about them.
+argv, placement and configuration tests run everywhere). Paths that must be read-only live outside
+``/tmp`` (in ``/var/tmp``), since ``/tmp`` is writable inside (the host's own, shared by default).
 """
 
 from __future__ import annotations
@@ -46,12 +45,12 @@ def outside() -> Iterator[Path]:
 
 def make_host(tmp_path: Path, *, elevated: bool = False, network: bool = True, host: str = "auto",
               secrets: list[str] | None = None, path_prepend: list[str] | None = None,
-              env: dict[str, str] | None = None) -> ToolHost:
+              env: dict[str, str] | None = None, tmp: str = "shared") -> ToolHost:
     """A host configured through a real config file, as an operator would."""
     lines = ["[tools.exec]", f'host = "{host}"']
     if path_prepend is not None:
         lines.append(f"pathPrepend = {path_prepend!r}".replace("'", '"'))
-    lines += ["[tools.exec.sandbox]", f"network = {str(network).lower()}"]
+    lines += ["[tools.exec.sandbox]", f"network = {str(network).lower()}", f'tmp = "{tmp}"']
     if secrets is not None:
         lines.append(f"secrets = {secrets!r}".replace("'", '"'))
     lines += ["[tools.elevated]", f"enabled = {str(elevated).lower()}"]
@@ -70,21 +69,91 @@ async def run(host: ToolHost, command: str, **kw: Any) -> dict[str, Any]:
 @needs_sandbox
 async def test_a_write_outside_the_workdir_fails_inside_and_works_elevated(tmp_path, outside) -> None:
     work = outside / "work"
-    cmd = "echo in > inside.txt; echo out > ../escaped.txt; echo private > /tmp/sandbox-private-$$.txt && echo tmp-ok"
+    cmd = "echo in > inside.txt; echo out > ../escaped.txt; echo done"
     async with make_host(tmp_path, elevated=True) as host:
         r = await run(host, cmd, workdir=str(work))
         assert r["details"]["host"] == "sandbox" and r["details"]["elevated"] is False
         assert (work / "inside.txt").read_text() == "in\n"
         assert not (outside / "escaped.txt").exists()
-        assert "Read-only file system" in r["text"]
-        assert "tmp-ok" in r["text"]  # a private /tmp is writable...
-        assert not list(Path("/tmp").glob("sandbox-private-*.txt"))  # ...and is not the host's
+        assert "Read-only file system" in r["text"] and "done" in r["text"]
 
         r = await run(host, cmd, workdir=str(work), elevated=True)
         assert r["details"]["host"] == "gateway" and r["details"]["elevated"] is True
         assert (outside / "escaped.txt").read_text() == "out\n"
-        for leftover in Path("/tmp").glob("sandbox-private-*.txt"):
-            leftover.unlink()
+
+
+@needs_sandbox
+async def test_tmp_is_the_hosts_own_so_files_and_programs_there_are_the_same_inside(tmp_path, outside) -> None:
+    # tmp_path is under the host's /tmp: a program there (a virtualenv's python, say) runs inside, and
+    # what a run writes to /tmp (an editor saving /tmp/x.txt) is where the user looks for it.
+    tool = tmp_path / "venv-python"
+    tool.write_text("#!/bin/sh\necho tool under tmp ran\n")
+    tool.chmod(0o755)
+    saved = tmp_path / "saved.txt"
+    async with make_host(tmp_path) as host:
+        r = await run(host, f"{tool}; echo edited > {saved} && echo saved", workdir=str(outside / "work"))
+        assert r["details"]["host"] == "sandbox"
+        assert "tool under tmp ran" in r["text"] and "saved" in r["text"], r["text"]
+        assert saved.read_text() == "edited\n"
+        r = await run(host, "echo x > /var/tmp/openclaw-not-writable-$$ || echo refused", workdir=str(outside / "work"))
+        assert "refused" in r["text"]  # only /tmp, $TMPDIR and the workdir are writable, not every temp dir
+
+
+@needs_sandbox
+async def test_a_private_tmp_is_empty_and_gone_with_the_run(tmp_path, outside) -> None:
+    marker = tmp_path / "on-the-host"
+    marker.write_text("x")
+    async with make_host(tmp_path, tmp="private") as host:
+        cmd = f"ls {marker} || echo unseen; echo private > /tmp/private-$$ && echo tmp-ok"
+        r = await run(host, cmd, workdir=str(outside / "work"))
+        assert "unseen" in r["text"] and "tmp-ok" in r["text"], r["text"]
+        assert not list(Path("/tmp").glob("private-*"))
+
+
+@needs_sandbox
+async def test_tmpdir_is_writable_inside(tmp_path, outside, monkeypatch) -> None:
+    scratch = outside / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    async with make_host(tmp_path) as host:
+        r = await run(host, 'echo t > "$TMPDIR/f" && echo ok', workdir=str(outside / "work"))
+        assert "ok" in r["text"] and (scratch / "f").read_text() == "t\n"
+
+
+def test_tmpdir_never_opens_the_root_or_the_home_directory(outside) -> None:
+    assert sandbox.writable_tmpdir(str(outside), private_tmp=False) == str(outside)
+    assert sandbox.writable_tmpdir("/", private_tmp=False) is None
+    assert sandbox.writable_tmpdir(os.path.expanduser("~"), private_tmp=False) is None
+    assert sandbox.writable_tmpdir("/tmp", private_tmp=False) is None  # /tmp is bound already
+    assert sandbox.writable_tmpdir(str(outside / "missing"), private_tmp=False) is None
+
+
+@needs_sandbox
+async def test_agent_sockets_and_the_hosts_socket_under_a_shared_tmp_stay_hidden(tmp_path, outside) -> None:
+    agent_dir = Path(tempfile.mkdtemp(prefix="ssh-openclawtest", dir="/tmp"))  # as ssh-agent makes them
+    (agent_dir / "agent.1").write_text("agent-socket-stand-in\n")
+    sock_dir = tmp_path / "hostsock"
+    sock_dir.mkdir(mode=0o700)
+    (sock_dir / "serve.log").write_text("host-log\n")
+    try:
+        env = {"OPENCLAW_TUI_SOCKET": str(sock_dir / "host.sock"), "SSH_AUTH_SOCK": str(agent_dir / "agent.1")}
+        async with make_host(tmp_path, env=env, elevated=True) as host:
+            cmd = f"cat {agent_dir}/agent.1 {sock_dir}/serve.log 2>/dev/null; ls -A {agent_dir} {sock_dir}; echo done"
+            r = await run(host, cmd, workdir=str(outside / "work"))
+            assert r["details"]["host"] == "sandbox" and "done" in r["text"]
+            assert "stand-in" not in r["text"] and "host-log" not in r["text"]
+            assert not {"agent.1", "serve.log"} & set(r["text"].split()), r["text"]
+            r = await run(host, cmd, workdir=str(outside / "work"), elevated=True)
+        assert "stand-in" in r["text"] and "host-log" in r["text"]  # the test can tell: they are there
+    finally:
+        shutil.rmtree(agent_dir, ignore_errors=True)
+
+
+def test_every_tmp_directory_the_host_or_an_agent_uses_is_a_default_secret() -> None:
+    secrets = default_secrets({})
+    uid = os.getuid()
+    for path in ("/tmp/ssh-*", f"/tmp/openclaw-tui-{uid}", f"/tmp/tmux-{uid}", f"/tmp/emacs{uid}"):
+        assert path in secrets
 
 
 @needs_sandbox
@@ -398,7 +467,9 @@ TOOLS = sandbox.Availability(True, "test", "/usr/bin/bwrap", "/usr/bin/env", "/u
 def test_the_argv_mounts_in_order_and_keeps_the_terminal() -> None:
     argv = sandbox.wrap(["/bin/sh", "-c", "x"], "/tmp", pty=False, network=True, secrets=(), tools=TOOLS)
     assert argv[:3] == ["/usr/bin/env", "--ignore-signal=HUP,INT,QUIT,TERM", "/usr/bin/bwrap"]
-    assert argv.index("--tmpfs") < argv.index("--bind")  # a workdir under /tmp is bound over the private one
+    assert argv[argv.index("--bind") + 1] == "/tmp" and "--tmpfs" not in argv  # the host's /tmp, writable
+    private = sandbox.wrap(["/bin/sh"], "/tmp/w", pty=False, network=True, secrets=(), tools=TOOLS, private_tmp=True)
+    assert private.index("--tmpfs") < private.index("--bind")  # a workdir under /tmp is bound over the private one
     assert "--new-session" not in argv and "--unshare-net" not in argv
     assert {"--unshare-pid", "--die-with-parent"} <= set(argv)
     assert argv[-3:] == ["/bin/sh", "-c", "x"]
@@ -406,15 +477,21 @@ def test_the_argv_mounts_in_order_and_keeps_the_terminal() -> None:
     assert "--unshare-net" in off and sandbox.PTY_HELPER in off
 
 
-def test_hidden_paths_cover_nested_secrets_once_and_skip_the_private_tmp(tmp_path, outside) -> None:
+def test_hidden_paths_cover_nested_secrets_once_and_skip_a_private_tmp(tmp_path, outside) -> None:
     (outside / "a" / "b").mkdir(parents=True)
     (outside / "f").write_text("x")
     (tmp_path / "t").mkdir()
     secrets = [str(outside / "a"), str(outside / "a" / "b"), str(outside / "f"), str(outside / "missing"),
                str(tmp_path / "t")]
-    assert sandbox.hidden_paths(secrets, str(outside / "work")) == [(str(outside / "a"), True), (str(outside / "f"), False)]
-    # the workdir exposes the host's /tmp below it, so a secret there is hidden again
-    assert (str(tmp_path / "t"), True) in sandbox.hidden_paths(secrets, str(tmp_path))
+    hidden = [(str(outside / "a"), True), (str(outside / "f"), False)]
+    assert sandbox.hidden_paths(secrets, str(outside / "work"), private_tmp=True) == hidden
+    # the host's /tmp is shared, so a secret under it is hidden too
+    assert sandbox.hidden_paths(secrets, str(outside / "work")) == sorted([*hidden, (str(tmp_path / "t"), True)])
+    # a workdir exposes the host's /tmp below it even when /tmp is private, so a secret there is hidden again
+    assert (str(tmp_path / "t"), True) in sandbox.hidden_paths(secrets, str(tmp_path), private_tmp=True)
+    # glob patterns are expanded at each run
+    (tmp_path / "ssh-x1").mkdir()
+    assert (str(tmp_path / "ssh-x1"), True) in sandbox.hidden_paths([str(tmp_path / "ssh-*")], None)
     with pytest.raises(sandbox.SecretWorkdir):
         sandbox.hidden_paths(secrets, str(outside / "a" / "b" / "c"))
 
@@ -433,9 +510,10 @@ def test_sandbox_settings_default_to_auto_with_network_and_the_standard_secrets(
     cfg = tmp_path / "c.toml"
     cfg.write_text("")
     s = load_settings(cfg, env=env).exec
-    assert s.host == "auto" and s.sandbox_network is True and s.path_prepend == ()
+    assert s.host == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
     for path in ("/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg",
-                 "/run/user/7/openclaw-tui", f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
+                 "/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
+                 f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
         assert path in s.secrets
     assert load_settings(cfg, env={}).elevated_allowed is False
     assert set(default_secrets({"HOME": "/h", "SSH_AUTH_SOCK": "/x/agent.sock"})) >= {"/h/.ssh", "/x/agent.sock"}
@@ -466,6 +544,7 @@ def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None
         ('[tools.exec]\npathPrepend = "bin"\n', "pathPrepend"),
         ('[tools.exec]\npathPrepend = ["relative/bin"]\n', "not an absolute path"),
         ('[tools.exec.sandbox]\nnetwork = "off"\n', "network"),
+        ('[tools.exec.sandbox]\ntmp = "none"\n', "tools.exec.sandbox.tmp"),
         ('[tools.exec.sandbox]\nbogus = 1\n', "tools.exec.sandbox.bogus"),
     ],
 )
@@ -474,7 +553,7 @@ def test_bad_sandbox_settings_are_ignored_with_a_warning(tmp_path, text, needle)
     cfg.write_text(text)
     with pytest.warns(ConfigWarning, match=needle):
         s = load_settings(cfg, env={}).exec
-    assert s.host == "auto" and s.path_prepend == () and s.sandbox_network is True
+    assert s.host == "auto" and s.path_prepend == () and s.sandbox_network is True and s.sandbox_tmp == "shared"
 
 
 def test_host_alias_means_gateway(tmp_path) -> None:

@@ -1,4 +1,7 @@
-"""The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them."""
+"""The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them.
+
+It says where the command will run and what it may write, since a sandboxed run writes only some places.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,12 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label
 
 from .base import FormDialog
+
+WHERE_IT_RUNS = (
+    "In the sandbox (tools.exec.host): it may write only this directory, /tmp (the host's own, unless the "
+    "sandbox's tmp is \"private\") and $TMPDIR; the rest is read-only, secrets such as ~/.ssh are hidden. On "
+    "the host (gateway): whatever you may."
+)
 
 
 class NewCommandDialog(FormDialog[dict[str, Any] | None]):
@@ -30,6 +39,7 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
             yield Label("New command", classes="dialog-title")
             yield Input(self.previous.get("command", ""), placeholder="command, e.g. make test", id="command")
             yield Input(self.workdir, placeholder="working directory", id="workdir")
+            yield Label(WHERE_IT_RUNS, classes="dialog-help", id="new-command-where")
             with Horizontal(classes="dialog-options"):
                 yield Checkbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
                 yield Checkbox("background", value=self.previous.get("background", True), id="background")

@@ -1,4 +1,5 @@
-"""The send-keys prompt: tmux key tokens for one session, checked before anything is sent."""
+"""The send-keys prompt: key names for one session, read by the same parser as the agents' ``send-keys``
+(:func:`~openclaw_tui.core.keys.key_line_tokens`) and checked before anything is sent."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from ..keymap import BadKeys, parse_key_line
+from ...core.keys import KeyEncodingError, key_line_tokens
 from .base import FormDialog
 
 
@@ -25,7 +26,7 @@ class SendKeysDialog(FormDialog[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(f"Send keys to {self.session_id}", classes="dialog-title")
-            yield Label('tmux names, space separated: C-c  Enter  Up  F5  M-x  "quoted text"', classes="dialog-help")
+            yield Label('key names: C-c (or Ctrl-C)  Enter  Up  F5  M-x  "quoted text"', classes="dialog-help")
             yield Input(placeholder='e.g. "yes" Enter', id="keys")
             yield Label("", id="send-keys-error", classes="dialog-error")
 
@@ -35,8 +36,8 @@ class SendKeysDialog(FormDialog[list[str] | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         try:
-            tokens = parse_key_line(event.value)
-        except BadKeys as exc:
+            tokens = key_line_tokens(event.value)
+        except KeyEncodingError as exc:
             self.query_one("#send-keys-error", Label).update(str(exc))
             return
         self.dismiss(tokens)

@@ -1,0 +1,156 @@
+"""Which shell runs a command, and what the user's login shell puts on PATH.
+
+Commands run in the user's ``$SHELL`` when it is one that takes ``-c`` as a POSIX shell does (bash, zsh,
+dash, ksh, mksh, sh), without its rc files so a run does not depend on them; ``sh`` when it is unset or
+unusable; and, as upstream does, bash (when it is on PATH, else ``sh``) for a shell that would read the
+command in another language (fish, nu, xonsh, tcsh...).
+
+A host started by a desktop launcher, systemd or an MCP client often has a bare PATH, without what the
+user's login profile adds (nvm's node, ``~/.local/bin``), so commands that work in the user's terminal
+are "not found". The login shell (the same choice as above, with ``-l``) is therefore asked for its PATH
+once per host, in a worker thread, and the answer is cached: it runs with stdin at end of file (a profile
+that reads input does not wait), in a session of its own, killed with everything it started after
+:data:`PROBE_TIMEOUT_S`; only what it prints between two sentinels counts, so a greeting or other junk
+from a profile is ignored. :func:`merged_path` adds the entries the host's PATH lacks, each where the
+login shell has it relative to the entries both share, so the host's own order (a virtualenv first, say)
+is kept and nvm's node still comes before the system's. Relative entries are never added.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterable, Mapping
+
+KNOWN_SHELLS = {"bash", "zsh", "sh", "dash", "ksh", "mksh"}
+PROBE_TIMEOUT_S = 3.0
+SENTINEL = "__openclaw_tui_login_path__"
+
+
+def chosen_shell(env: Mapping[str, str]) -> str:
+    """The shell commands run in: ``$SHELL`` if supported and usable, bash for another shell, else sh."""
+    shell = env.get("SHELL", "")
+    name = os.path.basename(shell)
+    if name in KNOWN_SHELLS:
+        if os.path.isabs(shell) and os.access(shell, os.X_OK):
+            return shell
+    elif shell:
+        bash = shutil.which("bash", path=env.get("PATH") or os.defpath)
+        if bash is not None:
+            return bash
+    return "/bin/sh"
+
+
+def shell_argv(command: str, env: Mapping[str, str]) -> list[str]:
+    """The argv that runs ``command`` in :func:`chosen_shell`, without rc files."""
+    shell = chosen_shell(env)
+    name = os.path.basename(shell)
+    if name == "bash":
+        return [shell, "--noprofile", "--norc", "-c", command]
+    if name == "zsh":
+        return [shell, "-f", "-c", command]
+    return [shell, "-c", command]
+
+
+def probe_login_path(env: Mapping[str, str], timeout_s: float = PROBE_TIMEOUT_S) -> tuple[str, ...]:
+    """PATH as the login shell sets it, as absolute entries; () when it cannot tell in time (blocking)."""
+    script = f'printf "%s%s%s" {SENTINEL} "$PATH" {SENTINEL}'
+    try:
+        proc = subprocess.Popen(
+            [chosen_shell(env), "-l", "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True, env=dict(env), cwd=env.get("HOME") or "/",
+        )
+    except OSError:
+        return ()
+    try:
+        out = _read_until_sentinel(proc, timeout_s)
+    finally:
+        _end(proc)
+    parts = out.split(SENTINEL)
+    if len(parts) < 3:
+        return ()
+    return tuple(dict.fromkeys(e for e in parts[1].split(os.pathsep) if os.path.isabs(e)))
+
+
+def _read_until_sentinel(proc: subprocess.Popen[bytes], timeout_s: float) -> str:
+    """What the shell printed until the closing sentinel, end of file or the deadline, whichever is first
+    (a daemon a profile started may hold the output open long after the answer came)."""
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout_s
+    got = b""
+    with selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while got.count(SENTINEL.encode()) < 2:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                break
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            got += chunk
+    return got.decode(errors="replace")
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the probe and whatever it started in its session, and reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass  # the group is gone already
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def merged_path(host_path: str, login: Iterable[str]) -> str:
+    """The host's PATH with each login entry it lacks inserted before the first entry both share that
+    follows it in the login PATH (at the end when none does)."""
+    result = host_path.split(os.pathsep) if host_path else []
+    pending: list[str] = []
+    for entry in login:
+        if not os.path.isabs(entry) or entry in pending:
+            continue
+        if entry in result:
+            at = result.index(entry)
+            result[at:at] = pending
+            pending = []
+        else:
+            pending.append(entry)
+    return os.pathsep.join(result + pending)
+
+
+_cached: tuple[str, ...] | None = None
+_lock = threading.Lock()
+
+
+def login_path() -> tuple[str, ...]:
+    """The login shell's PATH entries, probed once per process from the host's environment (blocking)."""
+    global _cached
+    with _lock:
+        if _cached is None:
+            _cached = probe_login_path(os.environ)
+        return _cached
+
+
+async def login_path_async() -> tuple[str, ...]:
+    """:func:`login_path`, in a worker thread the first time."""
+    return _cached if _cached is not None else await asyncio.to_thread(login_path)
+
+
+def start_probe() -> None:
+    """Probe now, in the background, so the first run does not wait for it (host start)."""
+    if _cached is None:
+        threading.Thread(target=login_path, name="login-path-probe", daemon=True).start()
+
+
+def forget() -> None:
+    """Drop the cached answer (tests, or after the user changed their profile)."""
+    global _cached
+    with _lock:
+        _cached = None
