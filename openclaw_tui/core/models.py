@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .calltext import shown
+
 ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
 Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
 
@@ -39,6 +41,13 @@ class ExecParams(BaseModel):
         None, description="Environment overrides on top of the inherited environment (PATH and loader variables refused)."
     )
     elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _not_blank(cls, command: Any) -> Any:
+        if isinstance(command, str) and not command.strip():  # "" and "   " alike: there is nothing to run
+            raise ValueError("the command is empty; give a shell command to run")
+        return command
 
     @field_validator("command")
     @classmethod
@@ -101,13 +110,17 @@ def misplaced(params: ProcessParams) -> str | None:
     return f"{', '.join(repr(w) for w in wrong)} does not apply to action {params.action!r} (it takes: {accepted})"
 
 
+MAX_PROBLEMS = 5  # a call with a hundred thousand bad keys gets a short answer, not a hundred thousand lines
+
+
 def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
-    """One readable sentence per problem, naming the parameter and what it accepts."""
+    """One readable sentence per problem (the first few), naming the parameter and what it accepts."""
     valid = ", ".join(_param_names(model))
     aliases = _aliases(model)
     lines: list[str] = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "call"
+    errors = exc.errors(include_url=False, include_context=False)
+    for err in errors[:MAX_PROBLEMS]:
+        loc = _cut(".".join(str(p) for p in err["loc"])) or "call"
         if err["type"] == "extra_forbidden" and loc in aliases:
             lines.append(f"{loc!r} and {aliases[loc]!r} are two names for one parameter; give only one")
         elif err["type"] == "extra_forbidden":
@@ -118,7 +131,9 @@ def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
             lines.append(f"missing required parameter {loc!r}")
         else:
             msg = err["msg"].removeprefix("Value error, ")
-            lines.append(f"{loc}: {msg} (got {_short(err.get('input'))})")
+            lines.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
+    if len(errors) > MAX_PROBLEMS:
+        lines.append(f"and {len(errors) - MAX_PROBLEMS} more problems")
     return "; ".join(lines)
 
 
@@ -143,6 +158,5 @@ def _param_names(model: type[BaseModel]) -> list[str]:
     return names
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def _cut(name: str) -> str:
+    return name if len(name) <= 60 else name[:57] + "..."
