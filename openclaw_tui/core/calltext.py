@@ -13,9 +13,14 @@ from __future__ import annotations
 import json
 import reprlib
 from collections.abc import Mapping
-from typing import Any
 
-MAX_DEPTH = 64  # a tool call is two levels deep; nothing legitimate comes near this
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_DEPTH = 16  # a tool call is two levels deep; nothing legitimate comes near this
+MAX_ITEMS = 1000  # items in any one list or object of a call (keys, hex, env, parameters)
+MAX_VALUES = 100_000  # values looked at in a whole call
 
 
 class BadJSON(ValueError):
@@ -26,10 +31,17 @@ def _no_constant(name: str) -> Any:
     raise BadJSON(f"{name} is not a JSON value")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise BadJSON(f"the number {text[:40]} is too large")
+    return value
+
+
 def loads(text: str | bytes) -> Any:
     """Decode JSON text, or raise ``BadJSON`` naming the problem (never another exception)."""
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
     except BadJSON:
         raise
     except RecursionError:
@@ -38,23 +50,6 @@ def loads(text: str | bytes) -> Any:
         raise BadJSON(f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, and numbers too long to convert
         raise BadJSON(_one_line(str(exc))) from None
-    if depth_over(value, MAX_DEPTH):
-        raise BadJSON(f"it is nested more than {MAX_DEPTH} levels deep")
-    return value
-
-
-def depth_over(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests deeper than ``limit`` (without recursion, so any depth is safe to ask)."""
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(item, Mapping):
-            stack.extend((v, depth + 1) for v in item.values() if isinstance(v, Mapping | list))
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item if isinstance(v, Mapping | list))
-    return False
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -67,23 +62,38 @@ def has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def lone_surrogate(value: Any, where: str = "") -> str | None:
-    """Where in ``value`` a string (or key) holds a lone surrogate, e.g. ``env key '\\udc80'`` or
-    ``keys[2]``; None if nowhere. Looks no deeper than ``MAX_DEPTH``."""
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+def shape_problem(args: Mapping[str, Any]) -> str | None:
+    """What makes a call's arguments unfit to validate, naming where; None if nothing does.
+
+    A lone surrogate in any string or key (``env key '\udc80'``, ``keys[2]``), nesting deeper than
+    ``MAX_DEPTH``, or a list or object longer than ``MAX_ITEMS``. Checked before the parameters are
+    validated because validating a million bad items costs seconds, and an unencodable string would
+    fail deep inside a write. The walk is iterative and looks at no more than ``MAX_VALUES`` values.
+    """
+    stack: list[tuple[Any, str, int]] = [(args, "", 0)]
+    seen = 0
     while stack:
         item, at, depth = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            return f"the call holds more than {MAX_VALUES:,} values"
         if isinstance(item, str):
             if has_lone_surrogate(item):
-                return at or "the text"
-        elif depth >= MAX_DEPTH:
+                return surrogate_problem(at or "a value")
             continue
-        elif isinstance(item, Mapping):
+        if not isinstance(item, Mapping | list | tuple):
+            continue
+        where = at or "the call"
+        if depth >= MAX_DEPTH:
+            return f"{where} is nested more than {MAX_DEPTH} levels deep"
+        if len(item) > MAX_ITEMS:
+            return f"{where} holds {len(item):,} items; a list or object in a call holds at most {MAX_ITEMS:,}"
+        if isinstance(item, Mapping):
             for key, inner in reversed(list(item.items())):
                 if isinstance(key, str) and has_lone_surrogate(key):
-                    return f"{at} key {key!r}".lstrip() if at else f"parameter name {key!r}"
+                    return surrogate_problem(f"{at} key {key!r}" if at else f"parameter name {key!r}")
                 stack.append((inner, f"{at}.{key}" if at else str(key), depth + 1))
-        elif isinstance(item, list | tuple):
+        else:
             stack.extend((inner, f"{at}[{i}]", depth + 1) for i, inner in reversed(list(enumerate(item))))
     return None
 

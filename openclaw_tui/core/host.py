@@ -138,11 +138,9 @@ class ToolHost:
             return failure(f"unknown tool {calltext.shown(tool)}; valid tools: exec, process", "unknown-tool")
         if tool == "process" and not self.settings.process_allowed:
             return failure("the process tool is not allowed by this host's configuration", "tool-not-allowed")
-        bad_text = calltext.lone_surrogate(args)
-        if bad_text is not None:
-            return failure(f"invalid {tool} call: {calltext.surrogate_problem(bad_text)}", "invalid-params")
-        if calltext.depth_over(args, calltext.MAX_DEPTH):
-            return failure(f"invalid {tool} call: it is nested more than {calltext.MAX_DEPTH} levels deep", "invalid-params")
+        problem = calltext.shape_problem(args)
+        if problem is not None:
+            return failure(f"invalid {tool} call: {problem}", "invalid-params")
         model = ExecParams if tool == "exec" else ProcessParams
         try:
             params = model.model_validate(args)

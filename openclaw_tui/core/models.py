@@ -20,7 +20,7 @@ Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit"
 class ExecParams(BaseModel):
     """Run a shell command; it goes to the background if still running after the yield window."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
     command: str = Field(min_length=1, description="Shell command, run with the user's shell (-c).")
     yieldMs: int | None = Field(
@@ -56,11 +56,22 @@ class ExecParams(BaseModel):
             raise ValueError("the command contains a NUL byte, which a shell command cannot hold")
         return command
 
+    @field_validator("env")
+    @classmethod
+    def _env_names(cls, env: dict[str, str | int | float | bool] | None) -> dict[str, str | int | float | bool] | None:
+        for key, value in (env or {}).items():
+            if not key or "=" in key or "\0" in key:
+                raise ValueError(f"{shown(key)} cannot be an environment variable name (it must be non-empty, "
+                                 "without '=' or NUL)")
+            if isinstance(value, str) and "\0" in value:
+                raise ValueError(f"the value of {shown(key)} contains a NUL byte, which no environment can hold")
+        return env
+
 
 class ProcessParams(BaseModel):
     """Supervise background sessions started by exec."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     action: Action = Field(description="One of: " + ", ".join(ACTIONS) + ".")
     sessionId: str | None = Field(None, description="Session id from exec or list (all actions but list).")

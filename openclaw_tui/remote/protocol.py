@@ -41,9 +41,12 @@ subscriber was too slow for the ring): terminal views catch up from the tail.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ..core.results import failure
+
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 PROTOCOL_VERSION = 1
 PARSE_ERROR = -32700
@@ -96,7 +99,13 @@ def _json_kind(value: Any) -> str:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    """One message as a line. Text that UTF-8 cannot carry (a lone surrogate echoed back in an error) is
+    escaped as JSON writes it (``\\udc80``), so encoding never fails and every request is answered."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError:  # surrogates only ever stand inside JSON strings, where \uXXXX is their escape
+        return text.encode("utf-8", "backslashreplace") + b"\n"
 
 
 def request(id_: int, method: str, params: dict[str, Any]) -> bytes:
