@@ -9,7 +9,7 @@ outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the h
 in-process).
 
 Scripts call this in loops, so it starts in a few tens of milliseconds: a blocking socket and the
-standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP). ``tests/test_call_startup``
+standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP). ``tests/remote/test_call_startup.py``
 guards the imports.
 """
 

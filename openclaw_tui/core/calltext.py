@@ -11,6 +11,8 @@ Only the standard library is imported: the command line's call path uses this to
 from __future__ import annotations
 
 import json
+import json.decoder
+import json.scanner
 import reprlib
 from collections.abc import Mapping
 
@@ -20,7 +22,8 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 16  # a tool call is two levels deep; nothing legitimate comes near this
 MAX_ITEMS = 1000  # items in any one list or object of a call (keys, hex, env, parameters)
-MAX_VALUES = 100_000  # values looked at in a whole call
+MAX_VALUES = 10_000  # values in a whole call (a real one has a few dozen), or in one large message
+LARGE = 256 << 10  # bytes: a message this long is decoded off the event loop, by ``loads_large``
 
 
 class BadJSON(ValueError):
@@ -50,6 +53,56 @@ def loads(text: str | bytes) -> Any:
         raise BadJSON(f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except (ValueError, TypeError) as exc:  # JSONDecodeError, and numbers too long to convert
         raise BadJSON(_one_line(str(exc))) from None
+
+
+def loads_large(text: str | bytes, max_values: int = MAX_VALUES) -> Any:
+    """``loads`` for a large message, made to run on a worker thread without stalling the event loop.
+
+    The C decoder holds the GIL for a whole document: a few MB of tiny values (``[0,0,…]``, a
+    hundred thousand keys) would freeze the host's loop for that long even from another thread. Here
+    the structure is walked in Python, which lets the loop thread run between values, while each string
+    (where a legitimate large message, a paste, keeps its bulk) is still scanned in C. More than
+    ``max_values`` values is refused as soon as it is seen, so a hostile message never builds millions
+    of objects (whose garbage collection would stall the loop in turn).
+    """
+    try:
+        if isinstance(text, bytes):
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        return _BoundedDecoder(max_values).decode(text)
+    except BadJSON:
+        raise
+    except RecursionError:
+        raise BadJSON("it is nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise BadJSON(f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except (ValueError, TypeError) as exc:
+        raise BadJSON(_one_line(str(exc))) from None
+
+
+class _BoundedDecoder(json.JSONDecoder):
+    """The standard decoder with a Python structure walk that counts values (see ``loads_large``)."""
+
+    def __init__(self, max_values: int) -> None:
+        super().__init__(parse_constant=_no_constant, parse_float=_finite)
+        self.left = max_values
+        self.parse_array = self._array  # type: ignore[assignment]
+        self.parse_object = self._object  # type: ignore[assignment]
+        self.scan_once = json.scanner.py_make_scanner(self)
+
+    def _counted(self, scan_once: Any) -> Any:
+        def scan(text: str, index: int) -> Any:
+            self.left -= 1
+            if self.left < 0:
+                raise BadJSON(f"it holds more than {MAX_VALUES:,} values")
+            return scan_once(text, index)
+
+        return scan
+
+    def _array(self, s_and_end: Any, scan_once: Any) -> Any:
+        return json.decoder.JSONArray(s_and_end, self._counted(scan_once))
+
+    def _object(self, s_and_end: Any, strict: bool, scan_once: Any, *hooks: Any) -> Any:
+        return json.decoder.JSONObject(s_and_end, strict, self._counted(scan_once), *hooks)
 
 
 def has_lone_surrogate(text: str) -> bool:

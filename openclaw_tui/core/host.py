@@ -124,8 +124,9 @@ class ToolHost:
 
     async def _dispatch(self, call: Mapping[str, Any] | str, agent: str | None) -> ToolResult:
         if isinstance(call, str):
-            try:
-                call = calltext.loads(call)
+            try:  # a large call is decoded off the loop (see calltext.loads_large)
+                call = calltext.loads(call) if len(call) < calltext.LARGE else await asyncio.to_thread(
+                    calltext.loads_large, call)
             except calltext.BadJSON as exc:
                 return failure(f"the call is not valid JSON: {exc}", "invalid-json")
         if not isinstance(call, Mapping):

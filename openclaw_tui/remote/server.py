@@ -206,23 +206,25 @@ class _Connection:
                 return
             if not line:
                 return
-            if line.strip():
-                self._handle_safely(line)
+            if not line.strip():
+                continue
+            try:  # a large message is decoded off the loop, before the next one is read (order is kept)
+                msg = calltext.loads(line) if len(line) < calltext.LARGE else await asyncio.to_thread(
+                    calltext.loads_large, line)
+            except calltext.BadJSON as exc:
+                self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
+                continue
+            self._handle_safely(msg)
 
-    def _handle_safely(self, line: bytes) -> None:
+    def _handle_safely(self, msg: Any) -> None:
         """Handle one message; a bug in doing so is logged and answered, and the connection keeps serving."""
         try:
-            self._handle(line)
+            self._handle(msg)
         except Exception as exc:
             log.exception("openclaw-tui host: could not handle a message")
             self.send(p.error(None, p.INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}"))
 
-    def _handle(self, line: bytes) -> None:
-        try:
-            msg = calltext.loads(line)
-        except calltext.BadJSON as exc:
-            self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
-            return
+    def _handle(self, msg: Any) -> None:
         if isinstance(msg, dict) and not _valid_id(msg.get("id")):
             self.send(p.error(None, p.INVALID_REQUEST, "the request id must be a string, a number or null"))
             return
