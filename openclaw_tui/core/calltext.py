@@ -14,7 +14,7 @@ import json
 import json.decoder
 import json.scanner
 import reprlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
@@ -43,16 +43,7 @@ def _finite(text: str) -> float:
 
 def loads(text: str | bytes) -> Any:
     """Decode JSON text, or raise ``BadJSON`` naming the problem (never another exception)."""
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except BadJSON:
-        raise
-    except RecursionError:
-        raise BadJSON("it is nested too deeply") from None
-    except UnicodeDecodeError as exc:
-        raise BadJSON(f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except (ValueError, TypeError) as exc:  # JSONDecodeError, and numbers too long to convert
-        raise BadJSON(_one_line(str(exc))) from None
+    return _decoded(lambda: json.loads(text, parse_constant=_no_constant, parse_float=_finite))
 
 
 def loads_large(text: str | bytes, max_values: int = MAX_VALUES) -> Any:
@@ -65,17 +56,23 @@ def loads_large(text: str | bytes, max_values: int = MAX_VALUES) -> Any:
     ``max_values`` values is refused as soon as it is seen, so a hostile message never builds millions
     of objects (whose garbage collection would stall the loop in turn).
     """
+    def decode() -> Any:
+        as_text = text.decode(json.detect_encoding(text), "surrogatepass") if isinstance(text, bytes) else text
+        return _BoundedDecoder(max_values).decode(as_text)
+
+    return _decoded(decode)
+
+
+def _decoded(decode: Callable[[], Any]) -> Any:
     try:
-        if isinstance(text, bytes):
-            text = text.decode(json.detect_encoding(text), "surrogatepass")
-        return _BoundedDecoder(max_values).decode(text)
+        return decode()
     except BadJSON:
         raise
     except RecursionError:
         raise BadJSON("it is nested too deeply") from None
     except UnicodeDecodeError as exc:
         raise BadJSON(f"it is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError) as exc:  # JSONDecodeError, and numbers too long to convert
         raise BadJSON(_one_line(str(exc))) from None
 
 
