@@ -21,8 +21,12 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are
 checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
-(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings, ``data`` is base64, ``offset``
-and ``since`` are integers from 0, ``cols`` and ``rows`` integers from 1 to 1000). A request whose ``id``
+(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings of valid Unicode, with no lone
+surrogate, ``data`` is base64, ``offset`` and ``since`` are integers from 0, ``cols`` and ``rows``
+integers from 1 to 1000). A line that is not JSON is a parse error (-32700) with id null; so are
+``NaN``, ``Infinity``, numbers no float holds, nesting too deep, and a message over 256 KB holding more
+than 10,000 values (such a message is decoded off the host's event loop). A reply never fails to encode:
+text that UTF-8 cannot carry is escaped as JSON writes it (``\\udc80``). A request whose ``id``
 is not a string, a number or null is an invalid request (-32600), answered with id null. Anything that
 goes wrong inside the host is an internal error (-32603), logged on the host's stderr; the connection
 keeps serving either way.

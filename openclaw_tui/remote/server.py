@@ -206,7 +206,7 @@ class _Connection:
                 return
             if not line:
                 return
-            if not line.strip():
+            if line.isspace():  # not strip(): that would copy a 10 MB line just to look at it
                 continue
             try:  # a large message is decoded off the loop, before the next one is read (order is kept)
                 msg = calltext.loads(line) if len(line) < calltext.LARGE else await asyncio.to_thread(
