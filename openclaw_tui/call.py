@@ -140,4 +140,4 @@ def _print(res: dict[str, Any]) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
-        sys.stdout = None  # type: ignore[assignment]  # nothing left to flush at exit
+        sys.stdout = None  # nothing left to flush at exit

@@ -81,25 +81,27 @@ class _BoundedDecoder(json.JSONDecoder):
 
     def __init__(self, max_values: int) -> None:
         super().__init__(parse_constant=_no_constant, parse_float=_finite)
-        self.left = max_values
-        self.parse_array = self._array  # type: ignore[assignment]
-        self.parse_object = self._object  # type: ignore[assignment]
-        self.scan_once = json.scanner.py_make_scanner(self)
+        self.limit = self.left = max_values
+        self.parse_array = self._array
+        self.parse_object = self._object
+        # The pure-Python scanner and its helpers are public in the module, if not in its stubs.
+        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]
 
     def _counted(self, scan_once: Any) -> Any:
         def scan(text: str, index: int) -> Any:
             self.left -= 1
             if self.left < 0:
-                raise BadJSON(f"it holds more than {MAX_VALUES:,} values")
+                raise BadJSON(f"it holds more than {self.limit:,} values")
             return scan_once(text, index)
 
         return scan
 
     def _array(self, s_and_end: Any, scan_once: Any) -> Any:
-        return json.decoder.JSONArray(s_and_end, self._counted(scan_once))
+        return json.decoder.JSONArray(s_and_end, self._counted(scan_once))  # type: ignore[attr-defined]
 
     def _object(self, s_and_end: Any, strict: bool, scan_once: Any, *hooks: Any) -> Any:
-        return json.decoder.JSONObject(s_and_end, strict, self._counted(scan_once), *hooks)
+        return json.decoder.JSONObject(  # type: ignore[attr-defined]
+            s_and_end, strict, self._counted(scan_once), *hooks)
 
 
 def has_lone_surrogate(text: str) -> bool:
