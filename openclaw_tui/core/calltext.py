@@ -15,6 +15,7 @@ import json.decoder
 import json.scanner
 import reprlib
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
@@ -56,9 +57,10 @@ def loads_large(text: str | bytes, max_values: int = MAX_VALUES) -> Any:
     ``max_values`` values is refused as soon as it is seen, so a hostile message never builds millions
     of objects (whose garbage collection would stall the loop in turn).
     """
+
     def decode() -> Any:
-        as_text = text.decode(json.detect_encoding(text), "surrogatepass") if isinstance(text, bytes) else text
-        return _BoundedDecoder(max_values).decode(as_text)
+        as_str = text if isinstance(text, str) else text.decode(json.detect_encoding(text), "surrogatepass")
+        return _BoundedDecoder(max_values).decode(as_str)
 
     return _decoded(decode)
 
@@ -114,13 +116,22 @@ def has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def shape_problem(args: Mapping[str, Any]) -> str | None:
-    """What makes a call's arguments unfit to validate, naming where; None if nothing does.
+class Problem(NamedTuple):
+    """Why a call's arguments cannot be validated: the sentence names where."""
 
-    A lone surrogate in any string or key (``env key '\udc80'``, ``keys[2]``), nesting deeper than
-    ``MAX_DEPTH``, or a list or object longer than ``MAX_ITEMS``. Checked before the parameters are
-    validated because validating a million bad items costs seconds, and an unencodable string would
-    fail deep inside a write. The walk is iterative and looks at no more than ``MAX_VALUES`` values.
+    parameter: str  # the top-level parameter it is in ("" for the call as a whole)
+    sentence: str
+    not_text: bool  # a string that is not valid Unicode (a lone surrogate)
+
+
+def shape_problem(args: Mapping[str, Any]) -> Problem | None:
+    """What makes a call's arguments unfit to validate, or None.
+
+    A lone surrogate in any string or key (``command``, ``keys[2]``, ``parameter name '\\udc80'``),
+    nesting deeper than ``MAX_DEPTH``, or a list or object longer than ``MAX_ITEMS``. Checked before the
+    parameters are validated because validating a million bad items costs seconds, and an unencodable
+    string would fail deep inside a write. The walk is iterative and looks at no more than ``MAX_VALUES``
+    values.
     """
     stack: list[tuple[Any, str, int]] = [(args, "", 0)]
     seen = 0
@@ -128,22 +139,25 @@ def shape_problem(args: Mapping[str, Any]) -> str | None:
         item, at, depth = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
-            return f"the call holds more than {MAX_VALUES:,} values"
+            return Problem("", f"the call holds more than {MAX_VALUES:,} values", False)
+        parameter = at.split(".", 1)[0].split("[", 1)[0]
         if isinstance(item, str):
             if has_lone_surrogate(item):
-                return surrogate_problem(at or "a value")
+                return Problem(parameter, surrogate_problem(at or "a value"), True)
             continue
         if not isinstance(item, Mapping | list | tuple):
             continue
         where = at or "the call"
         if depth >= MAX_DEPTH:
-            return f"{where} is nested more than {MAX_DEPTH} levels deep"
+            return Problem(parameter, f"{where} is nested more than {MAX_DEPTH} levels deep", False)
         if len(item) > MAX_ITEMS:
-            return f"{where} holds {len(item):,} items; a list or object in a call holds at most {MAX_ITEMS:,}"
+            limit = f"a list or object in a call holds at most {MAX_ITEMS:,}"
+            return Problem(parameter, f"{where} holds {len(item):,} items; {limit}", False)
         if isinstance(item, Mapping):
             for key, inner in reversed(list(item.items())):
                 if isinstance(key, str) and has_lone_surrogate(key):
-                    return surrogate_problem(f"{at} key {key!r}" if at else f"parameter name {key!r}")
+                    named = f"{at} key {key!r}" if at else f"parameter name {key!r}"
+                    return Problem(parameter, surrogate_problem(named), True)
                 stack.append((inner, f"{at}.{key}" if at else str(key), depth + 1))
         else:
             stack.extend((inner, f"{at}[{i}]", depth + 1) for i, inner in reversed(list(enumerate(item))))

@@ -140,8 +140,9 @@ class ToolHost:
         if tool == "process" and not self.settings.process_allowed:
             return failure("the process tool is not allowed by this host's configuration", "tool-not-allowed")
         problem = calltext.shape_problem(args)
-        if problem is not None:
-            return failure(f"invalid {tool} call: {problem}", "invalid-params")
+        if problem is not None:  # text no environment can hold is invalid-env, as a NUL there is at launch
+            kind = "invalid-env" if problem.not_text and problem.parameter == "env" else "invalid-params"
+            return failure(f"invalid {tool} call: {problem.sentence}", kind)
         model = ExecParams if tool == "exec" else ProcessParams
         try:
             params = model.model_validate(args)

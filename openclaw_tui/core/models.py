@@ -56,17 +56,6 @@ class ExecParams(BaseModel):
             raise ValueError("the command contains a NUL byte, which a shell command cannot hold")
         return command
 
-    @field_validator("env")
-    @classmethod
-    def _env_names(cls, env: dict[str, str | int | float | bool] | None) -> dict[str, str | int | float | bool] | None:
-        for key, value in (env or {}).items():
-            if not key or "=" in key or "\0" in key:
-                raise ValueError(f"{shown(key)} cannot be an environment variable name (it must be non-empty, "
-                                 "without '=' or NUL)")
-            if isinstance(value, str) and "\0" in value:
-                raise ValueError(f"the value of {shown(key)} contains a NUL byte, which no environment can hold")
-        return env
-
 
 class ProcessParams(BaseModel):
     """Supervise background sessions started by exec."""

@@ -139,8 +139,6 @@ def test_a_lone_surrogate_in_a_call_field_is_a_failure_naming_the_field(hosted) 
         "data": {"tool": "process", "action": "write", "sessionId": ids["@pty"], "data": "\udc80"},
         "sessionId": {"tool": "process", "action": "poll", "sessionId": "\udc80"},
         "command": {"tool": "exec", "command": "echo \udc80"},
-        "env key": {"tool": "exec", "command": "true", "env": {"\udc80": "1"}},
-        "env.FOO": {"tool": "exec", "command": "true", "env": {"FOO": "\udc80"}},
         "keys[1]": {"tool": "process", "action": "send-keys", "sessionId": ids["@pty"], "keys": ["a", "\udc80"]},
         "literal": {"tool": "process", "action": "send-keys", "sessionId": ids["@pty"], "literal": "\udc80"},
         "text": {"tool": "process", "action": "paste", "sessionId": ids["@pty"], "text": "\udc80"},
@@ -150,6 +148,10 @@ def test_a_lone_surrogate_in_a_call_field_is_a_failure_naming_the_field(hosted) 
         res = host.call(call)
         assert res["details"]["failureKind"] == "invalid-params", res
         assert field in res["text"] and "surrogate" in res["text"], (field, res)
+    for env, named in (({"\udc80": "1"}, "env key"), ({"FOO": "\udc80"}, "env.FOO")):
+        res = host.call({"tool": "exec", "command": "true", "env": env})  # invalid-env, as a NUL there is
+        assert res["details"]["failureKind"] == "invalid-env" and named in res["text"], res
+        assert "surrogate" in res["text"]
 
 
 def test_deep_json_is_invalid_json_not_an_internal_error(hosted) -> None:
