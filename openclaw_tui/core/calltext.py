@@ -15,7 +15,6 @@ import json.decoder
 import json.scanner
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
@@ -116,12 +115,16 @@ def has_lone_surrogate(text: str) -> bool:
     return False
 
 
-class Problem(NamedTuple):
-    """Why a call's arguments cannot be validated: the sentence names where."""
+class Problem:
+    """Why a call's arguments cannot be validated: the sentence names where. (A plain class: a
+    NamedTuple would import ``typing`` on the command line's path.)"""
 
-    parameter: str  # the top-level parameter it is in ("" for the call as a whole)
-    sentence: str
-    not_text: bool  # a string that is not valid Unicode (a lone surrogate)
+    __slots__ = ("parameter", "sentence", "not_text")
+
+    def __init__(self, parameter: str, sentence: str, not_text: bool) -> None:
+        self.parameter = parameter  # the top-level parameter it is in ("" for the call as a whole)
+        self.sentence = sentence
+        self.not_text = not_text  # a string that is not valid Unicode (a lone surrogate)
 
 
 def shape_problem(args: Mapping[str, Any]) -> Problem | None:
