@@ -113,7 +113,8 @@ async def loop_lag() -> dict[str, float]:
             await server.start()
             meter = LagMeter()
             try:
-                r = await host.call({"tool": "exec", "command": "cat >/dev/null", "pty": True, "background": True})
+                cat = {"tool": "exec", "command": "cat >/dev/null", "pty": True, "background": True}
+                r = await host.call(cat)
                 meter.start()
                 found = await measure(sock, meter, hostile_lines(r["details"]["sessionId"]))
             finally:
@@ -171,7 +172,8 @@ async def run(n: int, rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="timed polls (default 200)")
-    parser.add_argument("--calls", type=int, default=20, help="P7 rounds of call and python -c pass (default 20)")
+    parser.add_argument("--calls", type=int, default=20,
+                        help="P7 rounds of call and python -c pass (default 20)")
     args = parser.parse_args()
     asyncio.run(run(args.n, args.calls))
 

@@ -41,9 +41,16 @@ CALL_DEADLINE_S = 30.0
 PAUSE_S = 0.05  # between one agent's calls
 CHATTY = "i=0; while :; do seq $i $((i + 99)); i=$((i + 100)); sleep 1; done"
 KINDS = [  # (command, pty, chatty) for each of an agent's sessions, in turn
-    (CHATTY, False, True), (CHATTY, True, True), (CHATTY, False, True),
-    ("sleep 3600", False, False), ("cat", True, False), ("sleep 3600", False, False), ("cat", True, False),
-    ("sleep 3600", False, False), ("cat", True, False), ("sleep 3600", False, False),
+    (CHATTY, False, True),
+    (CHATTY, True, True),
+    (CHATTY, False, True),
+    ("sleep 3600", False, False),
+    ("cat", True, False),
+    ("sleep 3600", False, False),
+    ("cat", True, False),
+    ("sleep 3600", False, False),
+    ("cat", True, False),
+    ("sleep 3600", False, False),
 ]
 
 
@@ -100,8 +107,9 @@ async def timed(stats: Stats, client: HostClient, call: dict[str, Any], agent: s
     return res
 
 
-async def agent(n: int, sock: Path, per_agent: int, ready: asyncio.Event, stop_at: list[float],
-                stats: Stats) -> None:
+async def agent(
+    n: int, sock: Path, per_agent: int, ready: asyncio.Event, stop_at: list[float], stats: Stats
+) -> None:
     name = f"agent-{n}"
     client = await HostClient.connect(sock, client=f"load-bench {name}")
     chatty: list[tuple[str, Numbers]] = []
@@ -110,8 +118,9 @@ async def agent(n: int, sock: Path, per_agent: int, ready: asyncio.Event, stop_a
     try:
         for kind in itertools.islice(itertools.cycle(KINDS), per_agent):
             command, pty, is_chatty = kind
-            res = await timed(stats, client, {"tool": "exec", "command": command, "pty": pty, "background": True},
-                              name)
+            res = await timed(
+                stats, client, {"tool": "exec", "command": command, "pty": pty, "background": True}, name
+            )
             if res is None or res["details"]["status"] != "running":
                 raise SystemExit(f"{name} could not start {command!r}: {res}")
             sid = res["details"]["sessionId"]
@@ -129,15 +138,28 @@ async def agent(n: int, sock: Path, per_agent: int, ready: asyncio.Event, stop_a
             which = step % 4
             if which in (0, 2) and chatty:
                 sid, numbers = chatty[(step // 4) % len(chatty)]
-                res = await timed(stats, client, {"tool": "process", "action": "poll", "sessionId": sid}, name)
+                res = await timed(
+                    stats, client, {"tool": "process", "action": "poll", "sessionId": sid}, name
+                )
                 if res is not None:
                     numbers.feed(res)
             elif which == 1:
                 sid = (idle + cats)[step % len(idle + cats)] if idle + cats else chatty[0][0]
-                await timed(stats, client, {"tool": "process", "action": "log", "sessionId": sid, "limit": 50}, name)
+                await timed(
+                    stats, client, {"tool": "process", "action": "log", "sessionId": sid, "limit": 50}, name
+                )
             elif cats and step % 8 == 3:
-                await timed(stats, client, {"tool": "process", "action": "write", "sessionId": cats[step % len(cats)],
-                                            "data": f"ping {step}\n"}, name)
+                await timed(
+                    stats,
+                    client,
+                    {
+                        "tool": "process",
+                        "action": "write",
+                        "sessionId": cats[step % len(cats)],
+                        "data": f"ping {step}\n",
+                    },
+                    name,
+                )
             else:
                 await timed(stats, client, {"tool": "process", "action": "list"}, name)
             await asyncio.sleep(PAUSE_S)
@@ -169,15 +191,22 @@ async def run(seconds: float, agents: int, per_agent: int) -> None:
     sock = tmp / "host.sock"
     mark = uuid.uuid4().hex
     env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock), MARK: mark}
-    serve = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, start_new_session=True)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "openclaw_tui", "serve"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     stats = Stats()
     try:
         await wait_for_host(sock, serve)
         rss_idle = rss_mb(serve.pid)
         ready = asyncio.Event()
         stop_at = [float("inf")]
-        tasks = [asyncio.ensure_future(agent(n, sock, per_agent, ready, stop_at, stats)) for n in range(agents)]
+        tasks = [
+            asyncio.ensure_future(agent(n, sock, per_agent, ready, stop_at, stats)) for n in range(agents)
+        ]
         while stats.agents_started < agents and not any(t.done() for t in tasks):
             await asyncio.sleep(0.1)
         rss_started = rss_mb(serve.pid)
@@ -206,17 +235,26 @@ async def run(seconds: float, agents: int, per_agent: int) -> None:
     chatty = sum(1 for kind in itertools.islice(itertools.cycle(KINDS), per_agent) if kind[2]) * agents
     answered = stats.sent - stats.unanswered
     p99 = statistics.quantiles(during, n=100)[98] if len(during) >= 100 else max(during, default=0.0)
-    print(f"P10 load: {agents * per_agent} sessions ({chatty} chatty), {agents} agents over the socket, "
-          f"{seconds:.0f} s")
-    print(f"    calls answered: {answered} of {stats.sent} ({len(during) / seconds:.0f}/s during the run, "
-          f"{stats.failed} failed results)")
-    print(f"    latency during the run: p50 {statistics.median(during):.1f} ms, p99 {p99:.1f} ms (target <= 100)")
-    print(f"    host RSS: idle {rss_idle:.0f} MB, sessions started {rss_started:.0f} MB, end {rss_end:.0f} MB, "
-          f"peak {peak:.0f} MB; growth {peak - rss_idle:+.0f} MB from idle, {rss_end - rss_started:+.0f} MB "
-          f"during the run (target <= 50)")
+    print(
+        f"P10 load: {agents * per_agent} sessions ({chatty} chatty), {agents} agents over the socket, "
+        f"{seconds:.0f} s"
+    )
+    print(
+        f"    calls answered: {answered} of {stats.sent} ({len(during) / seconds:.0f}/s during the run, "
+        f"{stats.failed} failed results)"
+    )
+    p50 = statistics.median(during)
+    print(f"    latency during the run: p50 {p50:.1f} ms, p99 {p99:.1f} ms (target <= 100)")
+    print(
+        f"    host RSS: idle {rss_idle:.0f} MB, sessions started {rss_started:.0f} MB, end {rss_end:.0f} MB, "
+        f"peak {peak:.0f} MB; growth {peak - rss_idle:+.0f} MB from idle, {rss_end - rss_started:+.0f} MB "
+        f"during the run (target <= 50)"
+    )
     lines = sum(n.lines for n in stats.numbers)
-    print(f"    numbered output: {lines} lines read from {len(stats.numbers)} sessions, "
-          f"{sum(n.gaps for n in stats.numbers)} gaps (target 0)")
+    print(
+        f"    numbered output: {lines} lines read from {len(stats.numbers)} sessions, "
+        f"{sum(n.gaps for n in stats.numbers)} gaps (target 0)"
+    )
     print(f"    survivors after the host ended: {len(left)} (target 0)" + (f": {left[:5]}" if left else ""))
 
 

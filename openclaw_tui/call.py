@@ -9,8 +9,8 @@ outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the h
 in-process).
 
 Scripts call this in loops, so it starts in a few tens of milliseconds: a blocking socket and the
-standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP). ``tests/remote/test_call_startup.py``
-guards the imports.
+standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP);
+``tests/remote/test_call_startup.py`` guards the imports.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def run_call(source: str, agent: str | None) -> int:
     except KeyboardInterrupt:
         return 130
     except (BadInput, Unreachable) as exc:
-        sys.stderr.write(f"openclaw-tui: {exc}\n")
+        sys.stderr.write(f"openclaw-tui: {' '.join(str(exc).split())}\n")  # one line, whatever it quotes
         return 2
     _print(res)
     return 1 if res.get("details", {}).get("status") == "failed" else 0
@@ -85,8 +85,11 @@ def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:
 def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, Any]:
     line = p.request(CALL_ID, "call", {"call": call, "agent": agent})
     if len(line) >= p.MAX_LINE:
-        return failure(f"the call is too large: {len(line)} bytes once encoded; the host reads at most "
-                         f"{p.MAX_LINE} per message; send large input in several calls", "call-too-large")
+        return failure(
+            f"the call is too large: {len(line)} bytes once encoded; the host reads at most "
+            f"{p.MAX_LINE} per message; send large input in several calls",
+            "call-too-large",
+        )
     try:
         check_length(path)
     except SocketPathError as exc:
@@ -95,8 +98,9 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
         try:
             sock.connect(str(path))
         except (FileNotFoundError, ConnectionRefusedError):
-            raise Unreachable(f"no openclaw-tui host is running on {path} "
-                              "(start one with `openclaw-tui serve`)") from None
+            raise Unreachable(
+                f"no openclaw-tui host is running on {path} (start one with `openclaw-tui serve`)"
+            ) from None
         except OSError as exc:
             raise Unreachable(f"cannot reach the host on {path}: {exc}") from None
         try:
@@ -110,8 +114,11 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
                 pass
             raise
         except OSError as exc:
-            raise Unreachable(_closed(path) if isinstance(exc, ConnectionError) else
-                              f"cannot reach the host on {path}: {exc}") from None
+            raise Unreachable(
+                _closed(path)
+                if isinstance(exc, ConnectionError)
+                else f"cannot reach the host on {path}: {exc}"
+            ) from None
 
 
 def _answer(lines: BinaryIO, path: Path) -> dict[str, Any]:
@@ -124,7 +131,9 @@ def _answer(lines: BinaryIO, path: Path) -> dict[str, Any]:
         if not isinstance(msg, dict) or msg.get("id") != CALL_ID:
             continue
         if "error" in msg:
-            raise Unreachable(f"the host on {path} refused the request: {msg['error'].get('message', 'error')}")
+            raise Unreachable(
+                f"the host on {path} refused the request: {msg['error'].get('message', 'error')}"
+            )
         result: dict[str, Any] = msg.get("result") or {}
         return result
     raise Unreachable(_closed(path))

@@ -34,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--agent", help="scope for this agent's sessions (default: the MCP client's name)")
     call = sub.add_parser("call", help="run one tool call (JSON) against the running host")
     call.add_argument("json", metavar="CALL",
-                      help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'; - reads it from stdin, '
-                           "@FILE from a file (for calls too large for an argument)")
+                      help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'; - reads it from '
+                           "stdin, @FILE from a file (for calls too large for an argument)")
     call.add_argument("--agent", default="cli", help="scope the call runs in (default: cli)")
     return parser
 

@@ -21,9 +21,34 @@ from openclaw_tui.remote.protocol import encode
 
 HANG_S = 30.0  # a call that takes longer than this counts as a hang
 
-HARMLESS = ["true", ":", "echo hi", "echo 'a b' \"c d\"", "printf %s ok", "echo OPENAI_API_KEY=sk-test", "echo é ✓"]
-KEY_TOKENS = ["Enter", "C-c", "C-d", "Up", "Tab", "F5", "M-x", "^D", "Escape", "BSpace", "KP5", "S-Tab",
-              "hello", "a b", "", "C-", "Entr"]
+HARMLESS = [
+    "true",
+    ":",
+    "echo hi",
+    "echo 'a b' \"c d\"",
+    "printf %s ok",
+    "echo OPENAI_API_KEY=sk-test",
+    "echo é ✓",
+]
+KEY_TOKENS = [
+    "Enter",
+    "C-c",
+    "C-d",
+    "Up",
+    "Tab",
+    "F5",
+    "M-x",
+    "^D",
+    "Escape",
+    "BSpace",
+    "KP5",
+    "S-Tab",
+    "hello",
+    "a b",
+    "",
+    "C-",
+    "Entr",
+]
 ENV_KEYS = ["FOO", "BAR_1", "LANG", "HOME", "TERM", "PATH", "LD_PRELOAD", "BASH_ENV", "CLASSPATH", "lower"]
 # Strings agents should never send, and some they might: surrogates, NUL, controls, huge, non-BMP.
 odd_text = st.one_of(
@@ -31,10 +56,18 @@ odd_text = st.one_of(
     st.text(alphabet=st.characters(blacklist_categories=()), max_size=40),  # includes lone surrogates
     st.sampled_from(["\udc80", "a\ud800b", "\0", "\x1b[31m", "\r\n", "💥", " ", "x" * 5000]),
 )
-json_scalar = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-                        st.text(max_size=20))
-json_value = st.recursive(json_scalar, lambda inner: st.lists(inner, max_size=4)
-                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+json_scalar = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20),
+)
+json_value = st.recursive(
+    json_scalar,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 SURROGATE = "\udc80"
 
 
@@ -88,8 +121,9 @@ PROCESS_CORRUPTIONS: dict[str, Any] = {
     "zero limit": lambda c: {**c, "action": "log", "limit": 0},
     "negative poll timeout": lambda c: {**c, "action": "poll", "timeout": -5},
     "misplaced eof": lambda c: {**c, "action": "send-keys", "keys": ["Enter"], "eof": True},
-    "nothing to send": lambda c: {k: v for k, v in c.items() if k not in ("keys", "hex", "literal")}
-    | {"action": "send-keys"},
+    "nothing to send": lambda c: (
+        {k: v for k, v in c.items() if k not in ("keys", "hex", "literal")} | {"action": "send-keys"}
+    ),
     "deep nesting": lambda c: {**c, "keys": deep(40)},
     "tool missing": lambda c: {k: v for k, v in c.items() if k != "tool"},
 }
@@ -109,18 +143,40 @@ def exec_call(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         call["workdir"] = draw(st.sampled_from([None, "/tmp", "/", "~"]))
     if draw(st.booleans()):
-        call["env"] = draw(st.dictionaries(st.sampled_from(["FOO", "BAR_1", "LANG", "lower"]),
-                                           st.text(max_size=20).filter(lambda v: "\0" not in v)
-                                           .filter(lambda v: v.isascii() or _encodes(v))
-                                           | st.integers() | st.booleans(), max_size=3))
+        call["env"] = draw(
+            st.dictionaries(
+                st.sampled_from(["FOO", "BAR_1", "LANG", "lower"]),
+                st.text(max_size=20)
+                .filter(lambda v: "\0" not in v)
+                .filter(lambda v: v.isascii() or _encodes(v))
+                | st.integers()
+                | st.booleans(),
+                max_size=3,
+            )
+        )
     return call
 
 
 @st.composite
 def process_call(draw: st.DrawFn, live: list[str]) -> dict[str, Any]:
     """A process call; ``live`` are ids of sessions the call may act on (never kill, clear or remove)."""
-    action = draw(st.sampled_from(["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste",
-                                   "kill", "clear", "remove"]))
+    action = draw(
+        st.sampled_from(
+            [
+                "list",
+                "poll",
+                "log",
+                "screen",
+                "write",
+                "send-keys",
+                "submit",
+                "paste",
+                "kill",
+                "clear",
+                "remove",
+            ]
+        )
+    )
     call: dict[str, Any] = {"tool": "process", "action": action}
     ending = action in ("kill", "clear", "remove")
     if action != "list":
@@ -137,7 +193,9 @@ def process_call(draw: st.DrawFn, live: list[str]) -> dict[str, Any]:
         if draw(st.booleans()):
             call["eof"] = False
     if action == "send-keys":
-        call["keys"] = draw(st.lists(st.sampled_from(KEY_TOKENS) | st.text(max_size=6).filter(_encodes), max_size=5))
+        call["keys"] = draw(
+            st.lists(st.sampled_from(KEY_TOKENS) | st.text(max_size=6).filter(_encodes), max_size=5)
+        )
         if draw(st.booleans()):
             call["hex"] = draw(st.lists(st.sampled_from(["1b", "0x03", "zz", "", "fff", "41"]), max_size=4))
         if draw(st.booleans()):
@@ -170,7 +228,11 @@ def runs_only_harmless_commands(value: Any) -> bool:
         item = stack.pop()
         if isinstance(item, dict):
             command = item.get("command")
-            if isinstance(command, str) and command not in HARMLESS and not command.startswith(("echo ", "   ")):
+            if (
+                isinstance(command, str)
+                and command not in HARMLESS
+                and not command.startswith(("echo ", "   "))
+            ):
                 return False
             stack.extend(item.values())
         elif isinstance(item, list):

@@ -23,7 +23,11 @@ def hostile_lines(pty_session: str) -> dict[str, bytes]:
 
     def call(payload: Any, id_: int = 9) -> bytes:
         text = payload if isinstance(payload, str) else json.dumps(payload)
-        return b'{"jsonrpc":"2.0","id":%d,"method":"call","params":{"agent":"lag","call":' % id_ + text.encode() + b"}}"
+        return (
+            b'{"jsonrpc":"2.0","id":%d,"method":"call","params":{"agent":"lag","call":' % id_
+            + text.encode()
+            + b"}}"
+        )
 
     paste = "".join(f"line {i:07d} of a large paste\n" for i in range(10_000_000 // 29))
     return {
@@ -34,11 +38,14 @@ def hostile_lines(pty_session: str) -> dict[str, bytes]:
         "deep JSON call": call('{"tool":"exec","command":' + "[" * 100_000 + "]" * 100_000 + "}"),
         "10 MB paste": call({"tool": "process", "action": "paste", "sessionId": pty_session, "text": paste}),
         "10 MB write": call({"tool": "process", "action": "write", "sessionId": pty_session, "data": paste}),
-        "huge env": call({"tool": "exec", "command": "true", "env": {f"V{i}": "x" * 100 for i in range(100_000)}}),
+        "huge env": call(
+            {"tool": "exec", "command": "true", "env": {f"V{i}": "x" * 100 for i in range(100_000)}}
+        ),
         "huge env value": call({"tool": "exec", "command": "true", "env": {"BIG": "x" * 5_000_000}}),
         "many keys": call({"tool": "exec", "command": "true", **{f"k{i}": i for i in range(200_000)}}),
-        "many key tokens": call({"tool": "process", "action": "send-keys", "sessionId": pty_session,
-                                 "keys": [1] * 1_000_000}),
+        "many key tokens": call(
+            {"tool": "process", "action": "send-keys", "sessionId": pty_session, "keys": [1] * 1_000_000}
+        ),
         "million-item list": call({"tool": "process", "action": "list", "sessionId": [0] * 2_000_000}),
     }
 
@@ -86,8 +93,9 @@ def send_and_wait(sock_path: Path, line: bytes, timeout: float = 120.0) -> dict[
     raise ConnectionError("the host closed the connection without answering")
 
 
-async def measure(sock_path: Path, meter: LagMeter, lines: dict[str, bytes],
-                  settle: Callable[[], Any] | None = None) -> dict[str, tuple[float, dict[str, Any]]]:
+async def measure(
+    sock_path: Path, meter: LagMeter, lines: dict[str, bytes], settle: Callable[[], Any] | None = None
+) -> dict[str, tuple[float, dict[str, Any]]]:
     """Each line's worst loop gap (seconds) while it was sent and answered, with its answer."""
     found = {}
     for name, line in lines.items():

@@ -26,10 +26,14 @@ def arg_max() -> int:
 
 
 def _bytes(text: str) -> int:
-    return len(text.encode("utf-8", "surrogatepass"))  # never raises: an inherited variable may hold any bytes
+    return len(
+        text.encode("utf-8", "surrogatepass")
+    )  # never raises: an inherited variable may hold any bytes
 
 
-def too_long(command: str, env: Mapping[str, object] | None, base_env: Mapping[str, str]) -> tuple[str, str] | None:
+def too_long(
+    command: str, env: Mapping[str, object] | None, base_env: Mapping[str, str]
+) -> tuple[str, str] | None:
     """``(failureKind, message)`` if the command or its environment is over the kernel's limits, else None."""
     size = _bytes(command) + 1
     if size > MAX_ARG_STRLEN:
@@ -44,10 +48,13 @@ def too_long(command: str, env: Mapping[str, object] | None, base_env: Mapping[s
         if entry > MAX_ARG_STRLEN:
             return "env-too-long", (
                 f"env {key} is {entry - 2:,} bytes, but Linux accepts at most {MAX_ARG_STRLEN - 2:,} bytes "
-                "in one environment variable (MAX_ARG_STRLEN); pass large values in a file; nothing was started"
+                "in one environment variable (MAX_ARG_STRLEN); pass large values in a file; nothing was "
+                "started"
             )
-    total = size + WRAPPER_ALLOWANCE + sum(
-        _bytes(k) + _bytes(v) + 2 + POINTER for k, v in {**base_env, **overrides}.items()
+    total = (
+        size
+        + WRAPPER_ALLOWANCE
+        + sum(_bytes(k) + _bytes(v) + 2 + POINTER for k, v in {**base_env, **overrides}.items())
     )
     limit = arg_max()
     if total > limit:

@@ -102,7 +102,8 @@ class _BoundedDecoder(json.JSONDecoder):
 
     def _object(self, s_and_end: Any, strict: bool, scan_once: Any, *hooks: Any) -> Any:
         return json.decoder.JSONObject(  # type: ignore[attr-defined]
-            s_and_end, strict, self._counted(scan_once), *hooks)
+            s_and_end, strict, self._counted(scan_once), *hooks
+        )
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -119,7 +120,7 @@ class Problem:
     """Why a call's arguments cannot be validated: the sentence names where. (A plain class: a
     NamedTuple would import ``typing`` on the command line's path.)"""
 
-    __slots__ = ("parameter", "sentence", "not_text")
+    __slots__ = ("not_text", "parameter", "sentence")
 
     def __init__(self, parameter: str, sentence: str, not_text: bool) -> None:
         self.parameter = parameter  # the top-level parameter it is in ("" for the call as a whole)
@@ -169,8 +170,10 @@ def shape_problem(args: Mapping[str, Any]) -> Problem | None:
 
 def surrogate_problem(field: str) -> str:
     """The sentence that names a field holding a lone surrogate."""
-    return (f"{field} holds a lone surrogate (such as \\udc80), which is not valid Unicode text; "
-            "send text as UTF-8 (raw bytes go in send-keys hex)")
+    return (
+        f"{field} holds a lone surrogate (such as \\udc80), which is not valid Unicode text; "
+        "send text as UTF-8 (raw bytes go in send-keys hex)"
+    )
 
 
 _REPR = reprlib.Repr()

@@ -36,7 +36,8 @@ VALUE_OPTIONS: dict[str, frozenset[str]] = {
         "grep": "-e -f -m -A -B -C",
         "ssh": "-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w",
         "scp": "-c -F -i -J -l -o -P -S",
-        "curl": "-A -b -c -d -e -F -H -o -T -u -w -X -x --data --header --output --request --user --user-agent",
+        "curl": "-A -b -c -d -e -F -H -o -T -u -w -X -x --data --header --output --request --user "
+        "--user-agent",
         "wget": "-O -o -U --header --user --output-document",
         "git": "-C -c",
         "sudo": "-u -g -C -D -h -p -r -t -U",

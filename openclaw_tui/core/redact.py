@@ -17,17 +17,25 @@ import re
 
 MASK = "***"
 
-_SECRET_PART = re.compile(r"key|token|secret|passw(?:or)?d|credential|auth|(?:^|[_.-])(?:pass|pw)(?:$|[_.-])", re.IGNORECASE)
+_SECRET_PART = re.compile(
+    r"key|token|secret|passw(?:or)?d|credential|auth|(?:^|[_.-])(?:pass|pw)(?:$|[_.-])", re.IGNORECASE
+)
 # Each pattern starts only where its kind of word starts (a lookbehind) and never backtracks into a
 # run (possessive quantifiers), so a long hostile word costs linear time, not quadratic.
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*+)=(\"[^\"]*+\"?|'[^']*+'?|\S++)")
 _WHOLE_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*+)=(.+)", re.DOTALL)
-_OPTION = re.compile(r"(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_-]*+)(=|[ \t]++)(\"[^\"]*+\"?|'[^']*+'?|[^\s\"']++)")
+_OPTION = re.compile(
+    r"(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_-]*+)(=|[ \t]++)(\"[^\"]*+\"?|'[^']*+'?|[^\s\"']++)"
+)
 _HEADER = re.compile(r"(?<![A-Za-z0-9-])([A-Za-z][A-Za-z0-9-]*+)[ \t]*+:(?!//)")
 _HEADER_VALUE = re.compile(r"[^\n'\"]*+")
 _HEADER_NAMES = re.compile(r"(?:proxy-)?authorization|(?:set-)?cookie", re.IGNORECASE)
-_SCHEME_CREDENTIAL = re.compile(r"(?<![A-Za-z0-9])(bearer|basic|digest)[ \t]++(?!\*\*\*)[^\s'\"]++", re.IGNORECASE)
-_URL_USERINFO = re.compile(r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*+://)([^/@\s:'\"]*+)(?::([^/@\s'\"]*+))?@")
+_SCHEME_CREDENTIAL = re.compile(
+    r"(?<![A-Za-z0-9])(bearer|basic|digest)[ \t]++(?!\*\*\*)[^\s'\"]++", re.IGNORECASE
+)
+_URL_USERINFO = re.compile(
+    r"(?<![A-Za-z0-9+.-])([A-Za-z][A-Za-z0-9+.-]*+://)([^/@\s:'\"]*+)(?::([^/@\s'\"]*+))?@"
+)
 
 
 def looks_secret(name: str) -> bool:
@@ -69,7 +77,7 @@ def _headers(text: str) -> str:
         value = _HEADER_VALUE.match(text, m.end())
         if value is None or not value.group(0).strip():
             continue
-        out.append(f"{text[done:m.start()]}{name}: {MASK}")
+        out.append(f"{text[done : m.start()]}{name}: {MASK}")
         done = value.end()
     return "".join(out) + text[done:] if out else text
 

@@ -72,7 +72,10 @@ def test_names_never_show_secrets(command: str, name: str) -> None:
         ("OPENAI_API_KEY=sk-1 PATH=/bin", "OPENAI_API_KEY=*** PATH=/bin"),
         ("--password hunter2 --user bob", "--password *** --user bob"),
         ("--token=abc -v", "--token=*** -v"),
-        ("curl -H 'Authorization: Bearer abc' -H 'Accept: json'", "curl -H 'Authorization: ***' -H 'Accept: json'"),
+        (
+            "curl -H 'Authorization: Bearer abc' -H 'Accept: json'",
+            "curl -H 'Authorization: ***' -H 'Accept: json'",
+        ),
         ("X-Api-Key: abc123", "X-Api-Key: ***"),
         ("token is Bearer abc.def", "token is Bearer ***"),
         ("https://u:p@h https://plain.example/x", "https://u:***@h https://plain.example/x"),
@@ -88,8 +91,18 @@ def test_redaction_masks_values_and_keeps_the_rest(text: str, masked: str) -> No
 @pytest.mark.parametrize(
     "hostile",
     ids=lambda text: f"{text[:8]!r}x{len(text)}",
-    argvalues=["A" * 500_000, "a-" * 250_000, '"' + '\\"' * 250_000, "$(" * 250_000, "token-" * 80_000, "x=" * 250_000,
-     "-a " * 100_000, "http://" * 70_000, "Authorization:" * 30_000, "'" * 500_000],
+    argvalues=[
+        "A" * 500_000,
+        "a-" * 250_000,
+        '"' + '\\"' * 250_000,
+        "$(" * 250_000,
+        "token-" * 80_000,
+        "x=" * 250_000,
+        "-a " * 100_000,
+        "http://" * 70_000,
+        "Authorization:" * 30_000,
+        "'" * 500_000,
+    ],
 )
 def test_names_read_only_the_start_of_a_long_command(hostile: str) -> None:
     """Same words as from the first SCAN_CHARS alone: a megabyte command costs what a short one does."""

@@ -36,9 +36,18 @@ from ..badcalls import (
 )
 
 LIVE = ["@pty", "@pipe"]  # placeholders for the two live sessions' ids
-PROPERTY = settings(deadline=None, derandomize=True, database=None, print_blob=False,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                           HealthCheck.data_too_large, HealthCheck.filter_too_much])
+PROPERTY = settings(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=False,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
 
 
 @pytest.fixture
@@ -48,8 +57,14 @@ def hosted(tmp_path: Path) -> Iterator[tuple[HostThread, dict[str, str]]]:
     sock = tmp_path / "run" / "host.sock"
     host = HostThread(sock)
     try:
-        pty = host.call({"tool": "exec", "command": "trap '' INT QUIT TSTP; while :; do cat; done", "pty": True,
-                         "background": True})
+        pty = host.call(
+            {
+                "tool": "exec",
+                "command": "trap '' INT QUIT TSTP; while :; do cat; done",
+                "pty": True,
+                "background": True,
+            }
+        )
         pipe = host.call({"tool": "exec", "command": "sleep 3600", "background": True})
         ids = {"@pty": pty["details"]["sessionId"], "@pipe": pipe["details"]["sessionId"]}
         yield host, ids
@@ -107,14 +122,17 @@ def _request(method: str, params: Any, id_: Any = 1) -> bytes:
     return json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, "params": params}).encode()
 
 
-@pytest.mark.parametrize("method, params, name", [
-    ("hello", {"client": ["\udc80"]}, "client"),
-    ("hello", {"client": "\udc80"}, "client"),
-    ("raw.unsubscribe", {"sessionId": "\udc80"}, "sessionId"),
-    ("session.resize", {"sessionId": "\udc80", "cols": 80, "rows": 24}, "sessionId"),
-    ("session.input", {"sessionId": "@pty", "data": "eA==", "source": "\udc80"}, "source"),
-    ("call", {"call": {"tool": "process", "action": "list"}, "agent": "\udc80"}, "agent"),
-])
+@pytest.mark.parametrize(
+    "method, params, name",
+    [
+        ("hello", {"client": ["\udc80"]}, "client"),
+        ("hello", {"client": "\udc80"}, "client"),
+        ("raw.unsubscribe", {"sessionId": "\udc80"}, "sessionId"),
+        ("session.resize", {"sessionId": "\udc80", "cols": 80, "rows": 24}, "sessionId"),
+        ("session.input", {"sessionId": "@pty", "data": "eA==", "source": "\udc80"}, "source"),
+        ("call", {"call": {"tool": "process", "action": "list"}, "agent": "\udc80"}, "agent"),
+    ],
+)
 def test_a_request_with_a_lone_surrogate_is_answered_naming_the_field(hosted, method, params, name) -> None:
     host, ids = hosted
     wire = Wire(host.sock)
@@ -139,7 +157,12 @@ def test_a_lone_surrogate_in_a_call_field_is_a_failure_naming_the_field(hosted) 
         "data": {"tool": "process", "action": "write", "sessionId": ids["@pty"], "data": "\udc80"},
         "sessionId": {"tool": "process", "action": "poll", "sessionId": "\udc80"},
         "command": {"tool": "exec", "command": "echo \udc80"},
-        "keys[1]": {"tool": "process", "action": "send-keys", "sessionId": ids["@pty"], "keys": ["a", "\udc80"]},
+        "keys[1]": {
+            "tool": "process",
+            "action": "send-keys",
+            "sessionId": ids["@pty"],
+            "keys": ["a", "\udc80"],
+        },
         "literal": {"tool": "process", "action": "send-keys", "sessionId": ids["@pty"], "literal": "\udc80"},
         "text": {"tool": "process", "action": "paste", "sessionId": ids["@pty"], "text": "\udc80"},
         "workdir": {"tool": "exec", "command": "true", "workdir": "/tmp/\udc80"},
@@ -156,7 +179,11 @@ def test_a_lone_surrogate_in_a_call_field_is_a_failure_naming_the_field(hosted) 
 
 def test_deep_json_is_invalid_json_not_an_internal_error(hosted) -> None:
     host, _ = hosted
-    for text in ["[" * 100_000, '{"a":' * 50_000, json.dumps({"tool": "exec", "command": "true", "env": deep(200)})]:
+    for text in [
+        "[" * 100_000,
+        '{"a":' * 50_000,
+        json.dumps({"tool": "exec", "command": "true", "env": deep(200)}),
+    ]:
         res = host.call(text)
         assert res["details"]["failureKind"] in ("invalid-json", "invalid-params"), res
         assert "nested" in res["text"], res
@@ -164,8 +191,14 @@ def test_deep_json_is_invalid_json_not_an_internal_error(hosted) -> None:
 
 
 def _cli(args: list[str], sock: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "openclaw_tui", *args], input=stdin, capture_output=True,
-                          timeout=HANG_S * 2, check=False, env={**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)})
+    return subprocess.run(
+        [sys.executable, "-m", "openclaw_tui", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=HANG_S * 2,
+        check=False,
+        env={**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)},
+    )
 
 
 def _one_line(stderr: bytes) -> str:
@@ -235,7 +268,9 @@ def _expected_answer(line: bytes) -> tuple[bool, Any]:
     if not isinstance(msg, dict):
         return True, None
     id_ = msg.get("id")
-    if not (id_ is None or isinstance(id_, str) or isinstance(id_, int | float) and not isinstance(id_, bool)):
+    if not (
+        id_ is None or isinstance(id_, str) or isinstance(id_, int | float) and not isinstance(id_, bool)
+    ):
         return True, None
     if not isinstance(msg.get("method"), str):
         return True, id_
@@ -244,12 +279,43 @@ def _expected_answer(line: bytes) -> tuple[bool, Any]:
     return "id" in msg, id_
 
 
-METHODS = ["hello", "call", "events.subscribe", "events.unsubscribe", "raw.subscribe", "raw.unsubscribe",
-           "session.input", "session.resize", "session.output", "cancel", "nope", ""]
-PARAM_NAMES = ["client", "call", "agent", "sessionId", "offset", "data", "source", "action", "cols", "rows",
-               "since", "id", "bogus"]
-ids_ = st.one_of(st.integers(), st.text(max_size=8), st.none(), st.booleans(), st.lists(st.integers(), max_size=2),
-                 st.floats(allow_nan=False, allow_infinity=False))
+METHODS = [
+    "hello",
+    "call",
+    "events.subscribe",
+    "events.unsubscribe",
+    "raw.subscribe",
+    "raw.unsubscribe",
+    "session.input",
+    "session.resize",
+    "session.output",
+    "cancel",
+    "nope",
+    "",
+]
+PARAM_NAMES = [
+    "client",
+    "call",
+    "agent",
+    "sessionId",
+    "offset",
+    "data",
+    "source",
+    "action",
+    "cols",
+    "rows",
+    "since",
+    "id",
+    "bogus",
+]
+ids_ = st.one_of(
+    st.integers(),
+    st.text(max_size=8),
+    st.none(),
+    st.booleans(),
+    st.lists(st.integers(), max_size=2),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
 
 
 @st.composite
@@ -262,10 +328,22 @@ def socket_line(draw: st.DrawFn) -> bytes:
     if kind == 2:
         return json.dumps(draw(json_value)).encode()
     if kind == 3:
-        return draw(st.sampled_from([b"[" * 100_000, b'{"a":' * 30_000, b"NaN", b"-Infinity", b"1e400",
-                                     b'{"jsonrpc":"2.0","id":1' + b"0" * 5000 + b',"method":"hello"}',
-                                     b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"client":' + b"[" * 5000
-                                     + b"]" * 5000 + b"}}"]))
+        return draw(
+            st.sampled_from(
+                [
+                    b"[" * 100_000,
+                    b'{"a":' * 30_000,
+                    b"NaN",
+                    b"-Infinity",
+                    b"1e400",
+                    b'{"jsonrpc":"2.0","id":1' + b"0" * 5000 + b',"method":"hello"}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"hello","params":{"client":'
+                    + b"[" * 5000
+                    + b"]" * 5000
+                    + b"}}",
+                ]
+            )
+        )
     msg: dict[str, Any] = {"jsonrpc": "2.0"}
     if draw(st.booleans()):
         msg["id"] = draw(ids_)
@@ -274,8 +352,10 @@ def socket_line(draw: st.DrawFn) -> bytes:
         call, _ = draw(tool_call(LIVE))
         msg["params"] = {"call": call, "agent": draw(st.sampled_from(["prop", None, 5, "\udc80"]))}
     else:
-        msg["params"] = draw(st.dictionaries(st.sampled_from(PARAM_NAMES) | odd_text, json_value | odd_text, max_size=4)
-                             | json_value)
+        msg["params"] = draw(
+            st.dictionaries(st.sampled_from(PARAM_NAMES) | odd_text, json_value | odd_text, max_size=4)
+            | json_value
+        )
     return json.dumps(msg).encode()  # ensure_ascii: lone surrogates travel as \udc80 escapes
 
 
@@ -316,7 +396,10 @@ def cli_input(draw: st.DrawFn) -> tuple[str, bytes, list[str]]:
         text = json.dumps(call, ensure_ascii=draw(st.booleans()))
         data = text.encode("utf-8", "surrogatepass")
     else:
-        data, corruptions = draw(st.binary(max_size=40) | odd_text.map(lambda t: t.encode("utf-8", "surrogatepass"))), ["garbage"]
+        data, corruptions = (
+            draw(st.binary(max_size=40) | odd_text.map(lambda t: t.encode("utf-8", "surrogatepass"))),
+            ["garbage"],
+        )
         if _is_call_json(data):
             corruptions = []
     return draw(st.sampled_from(["argv", "stdin", "file"])), data, corruptions

@@ -14,8 +14,9 @@ BOUND_S = 1.0
 
 async def test_no_hostile_call_stalls_the_event_loop(served) -> None:
     host, sock = served
-    cat = await host.call({"tool": "exec", "command": "cat >/dev/null", "pty": True, "background": True},
-                          agent="lag")
+    cat = await host.call(
+        {"tool": "exec", "command": "cat >/dev/null", "pty": True, "background": True}, agent="lag"
+    )
     meter = LagMeter()
     meter.start()
     try:
