@@ -60,6 +60,12 @@ async def wait_for_host(sock: Path, serve: subprocess.Popen[bytes]) -> None:
         return
 
 
+def start_serve(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``openclaw-tui serve`` in a session of its own, on the socket ``env`` names."""
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, start_new_session=True)
+
+
 def end_serve(serve: subprocess.Popen[bytes], grace_s: float) -> None:
     """SIGTERM the host (it ends its sessions), SIGKILL its group if it takes longer than ``grace_s``."""
     serve.send_signal(signal.SIGTERM)
@@ -129,13 +135,7 @@ async def run(n: int, rounds: int) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="oc-bench-"))
     sock = tmp / "host.sock"
     env = dict(os.environ, OPENCLAW_TUI_SOCKET=str(sock))
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "openclaw_tui", "serve"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    serve = start_serve(env)
     try:
         await wait_for_host(sock, serve)
         params = StdioServerParameters(

@@ -33,7 +33,7 @@ from typing import Any
 import psutil
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from bench.host import end_serve, wait_for_host
+from bench.host import end_serve, start_serve, wait_for_host
 from openclaw_tui.remote.client import HostClient
 
 MARK = "OPENCLAW_LOAD_BENCH_MARK"
@@ -191,13 +191,7 @@ async def run(seconds: float, agents: int, per_agent: int) -> None:
     sock = tmp / "host.sock"
     mark = uuid.uuid4().hex
     env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock), MARK: mark}
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "openclaw_tui", "serve"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    serve = start_serve(env)
     stats = Stats()
     try:
         await wait_for_host(sock, serve)
