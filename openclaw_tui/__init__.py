@@ -1,23 +1,24 @@
 """openclaw-tui: run and supervise the shell jobs AI agents start.
 
 The public Python API is :class:`ToolHost`: ``await host.call({"tool": "exec", ...}, agent="main")``.
+It is imported on first use, so a command that needs none of the host (``openclaw-tui call``, which
+scripts run in loops) starts without loading it.
 """
 
 from __future__ import annotations
 
-from .core.host import ToolHost as CoreHost
-from .terminal.engine import Engine
+TYPE_CHECKING = False  # not `typing`: importing it costs a script a few ms per call
+
+if TYPE_CHECKING:
+    from .toolhost import ToolHost
 
 __version__ = "0.1.0"
-
-
-class ToolHost(CoreHost):
-    """The product's host: the core's :class:`~openclaw_tui.core.host.ToolHost` with the terminal engine,
-    which answers PTY programs' terminal queries (cursor position, status, attributes) as a terminal would,
-    whether or not a dashboard is watching, and draws their screens for the ``screen`` action. Every
-    frontend (dashboard, ``serve``) runs this one."""
-
-    terminal = Engine()
-
-
 __all__ = ["ToolHost"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "ToolHost":
+        from .toolhost import ToolHost
+
+        return ToolHost
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,62 +1,152 @@
-"""``openclaw-tui call '<json>'``: one tool call against the running host, the result as JSON on stdout.
+"""``openclaw-tui call``: one tool call against the running host, the result as JSON on stdout.
 
-Exit status is 0 unless the result is ``failed`` (1); 2 when no host is running (start one with
-``openclaw-tui serve``, or open the dashboard, which serves the same socket), when the host cannot be
-reached, or when it went away during the call (its outcome is then unknown); 130 when interrupted (Ctrl-C
-cancels the call on the host, as it would in-process). Each of these is one line on stderr.
+The call is the argument itself, ``-`` to read it from stdin, or ``@FILE`` to read it from a file, so a
+script can send a 2 MB paste that no argument list would carry. Exit status is 0 unless the result is
+``failed`` (1); 2, with one line on stderr, when the call cannot be read (not JSON, not an object, an
+unreadable file), when no host is running (start one with ``openclaw-tui serve``, or open the dashboard,
+which serves the same socket), when the host cannot be reached, or when it went away during the call (its
+outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the host, as it would
+in-process).
+
+Scripts call this in loops, so it starts in a few tens of milliseconds: a blocking socket and the
+standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP);
+``tests/remote/test_call_startup.py`` guards the imports.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
+import socket
 import sys
-from typing import Any
+from pathlib import Path
 
+from .core import calltext
+from .core.results import failure
 from .remote import protocol as p
-from .remote.client import HostClient, NoHost
-from .remote.paths import find_host, socket_path
+from .remote.paths import SocketPathError, check_length, find_host, socket_path
+
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
+HELLO_ID, CALL_ID = 1, 2
 
 
-def run_call(call_json: str, agent: str | None) -> int:
-    path = find_host() or socket_path()  # a host on any of this user's candidate paths
+class BadInput(Exception):
+    """The call cannot be read; the message says why in one line."""
 
-    async def go() -> dict[str, Any]:
-        async with await HostClient.connect(path, client="openclaw-tui call") as client:
-            return await client.call(_in_this_directory(call_json), agent=agent)
 
+class Unreachable(Exception):
+    """No result came back; the message says why in one line."""
+
+
+def run_call(source: str, agent: str | None) -> int:
     try:
-        res = asyncio.run(go())
+        call = _in_this_directory(read_call(source))
+        res = _request(find_host() or socket_path(), call, agent)  # a host on any of this user's candidate paths
     except KeyboardInterrupt:
         return 130
-    except (OSError, p.RemoteError) as exc:
-        print(f"openclaw-tui: {_unreachable(exc, path)}", file=sys.stderr)
+    except (BadInput, Unreachable) as exc:
+        sys.stderr.write(f"openclaw-tui: {' '.join(str(exc).split())}\n")  # one line, whatever it quotes
         return 2
+    _print(res)
+    return 1 if res.get("details", {}).get("status") == "failed" else 0
+
+
+def read_call(source: str) -> dict[str, Any]:
+    """The call from the argument, stdin (``-``) or a file (``@FILE``), decoded; raises ``BadInput``."""
+    where = "stdin" if source == "-" else source[1:] if source.startswith("@") else "the call"
     try:
-        json.dump(res, sys.stdout, ensure_ascii=False)
-        sys.stdout.write("\n")
+        if source == "-":
+            text = sys.stdin.buffer.read().decode("utf-8")
+        elif source.startswith("@"):
+            text = Path(source[1:]).read_bytes().decode("utf-8")
+        else:
+            text = source
+    except OSError as exc:
+        raise BadInput(f"cannot read {where}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{where} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        call = calltext.loads(text)
+    except calltext.BadJSON as exc:
+        raise BadInput(f"{where} is not valid JSON: {exc}") from None
+    if not isinstance(call, dict):
+        raise BadInput(p.not_a_call(call)["text"])
+    return call
+
+
+def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:
+    """An exec call without workdir runs where ``call`` was run, as a command typed here would."""
+    return p.in_callers_directory(call, os.getcwd())
+
+
+def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, Any]:
+    line = p.request(CALL_ID, "call", {"call": call, "agent": agent})
+    if len(line) >= p.MAX_LINE:
+        return failure(
+            f"the call is too large: {len(line)} bytes once encoded; the host reads at most "
+            f"{p.MAX_LINE} per message; send large input in several calls",
+            "call-too-large",
+        )
+    try:
+        check_length(path)
+    except SocketPathError as exc:
+        raise Unreachable(str(exc)) from None
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        try:
+            sock.connect(str(path))
+        except (FileNotFoundError, ConnectionRefusedError):
+            raise Unreachable(
+                f"no openclaw-tui host is running on {path} (start one with `openclaw-tui serve`)"
+            ) from None
+        except OSError as exc:
+            raise Unreachable(f"cannot reach the host on {path}: {exc}") from None
+        try:
+            sock.sendall(p.request(HELLO_ID, "hello", {"client": "openclaw-tui call"}) + line)
+            return _answer(sock.makefile("rb"), path)
+        except KeyboardInterrupt:
+            # Tell the host, so a cancelled foreground exec ends its run there as it would in-process.
+            try:
+                sock.sendall(p.notification("cancel", {"id": CALL_ID}))
+            except OSError:
+                pass
+            raise
+        except OSError as exc:
+            raise Unreachable(
+                _closed(path)
+                if isinstance(exc, ConnectionError)
+                else f"cannot reach the host on {path}: {exc}"
+            ) from None
+
+
+def _answer(lines: BinaryIO, path: Path) -> dict[str, Any]:
+    """Read until the call's answer arrives (the hello's answer and any notification are skipped)."""
+    while line := lines.readline(p.MAX_LINE):
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(msg, dict) or msg.get("id") != CALL_ID:
+            continue
+        if "error" in msg:
+            raise Unreachable(
+                f"the host on {path} refused the request: {msg['error'].get('message', 'error')}"
+            )
+        result: dict[str, Any] = msg.get("result") or {}
+        return result
+    raise Unreachable(_closed(path))
+
+
+def _closed(path: Path) -> str:
+    return f"the host on {path} closed the connection before answering; the call's outcome is unknown"
+
+
+def _print(res: dict[str, Any]) -> None:
+    data = json.dumps(res, ensure_ascii=False).encode("utf-8", "backslashreplace") + b"\n"
+    try:
+        sys.stdout.buffer.write(data)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure
         sys.stdout = None  # nothing left to flush at exit
-    return 1 if res["details"]["status"] == "failed" else 0
-
-
-def _in_this_directory(call_json: str) -> str | dict[str, Any]:
-    """An exec call without workdir runs where ``call`` was run, as a command typed here would."""
-    try:
-        call = json.loads(call_json)
-    except ValueError:
-        return call_json  # the host's client reports it
-    return p.in_callers_directory(call, os.getcwd()) if isinstance(call, dict) else call_json
-
-
-def _unreachable(exc: Exception, path: object) -> str:
-    """Why no result came back, in one line."""
-    if isinstance(exc, NoHost):
-        return str(exc)
-    if isinstance(exc, p.RemoteError):
-        return f"the host on {path} refused the request: {exc}"
-    if isinstance(exc, ConnectionError):
-        return f"the host on {path} closed the connection before answering; the call's outcome is unknown"
-    return f"cannot reach the host on {path}: {exc}"

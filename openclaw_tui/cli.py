@@ -7,15 +7,23 @@ Each surface is a thin layer over the host; this module only parses arguments an
     openclaw-tui attach          the dashboard on a running host
     openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
     openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
+                                 (``-`` reads the call from stdin, ``@FILE`` from a file)
+
+Nothing is imported before it is needed: ``call`` runs in scripts' loops, and loads only a socket client.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
+if TYPE_CHECKING:
+    import argparse
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(prog="openclaw-tui", description="Run and supervise the shell jobs agents start.")
     parser.add_argument("--config", help="TOML config file (default: $OPENCLAW_TUI_CONFIG or ~/.config/openclaw-tui/config.toml)")
     parser.add_argument("--demo", action="store_true", help="start example sessions so there is something to watch")
@@ -25,7 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     mcp = sub.add_parser("mcp", help="MCP server on stdio exposing the exec and process tools")
     mcp.add_argument("--agent", help="scope for this agent's sessions (default: the MCP client's name)")
     call = sub.add_parser("call", help="run one tool call (JSON) against the running host")
-    call.add_argument("json", help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'')
+    call.add_argument("json", metavar="CALL",
+                      help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'; - reads it from '
+                           "stdin, @FILE from a file (for calls too large for an argument)")
     call.add_argument("--agent", default="cli", help="scope the call runs in (default: cli)")
     return parser
 
@@ -43,7 +53,32 @@ def config_problem(path: str | None) -> str | None:
     return None
 
 
+def plain_call(argv: list[str]) -> tuple[str, str] | None:
+    """``(call, agent)`` for ``call CALL [--agent NAME]``, read without argparse (whose import and setup
+    cost a script's every call several ms); None for anything else (``-h``, a mistake), which argparse
+    then answers as usual."""
+    if argv[:1] != ["call"]:
+        return None
+    call, agent, rest = None, "cli", argv[1:]
+    while rest:
+        word = rest.pop(0)
+        if word == "--agent" and rest:
+            agent = rest.pop(0)
+        elif word.startswith("--agent="):
+            agent = word.removeprefix("--agent=")
+        elif call is None and (word == "-" or not word.startswith("-")):
+            call = word
+        else:
+            return None
+    return None if call is None else (call, agent)
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if (plain := plain_call(argv)) is not None:
+        from .call import run_call
+
+        return run_call(*plain)
     args = build_parser().parse_args(argv)
     # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
     # call's failed result names the problem instead.

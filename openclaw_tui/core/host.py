@@ -10,7 +10,6 @@ evidence for PTYs) so watchers hear when a session starts or stops waiting.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -18,10 +17,12 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
+from . import calltext
 from . import events as ev
+from .arglimits import too_long
 from .config import ExecSettings, Settings, load_settings
 from .events import Event, EventBus, Listener
-from .exec_tool import background_result, run_exec
+from .exec_tool import background_result, refused, run_exec
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .launch import end_session, start, supervise
 from .lifecycle import Table, fresh_table, scan, signal_all
@@ -126,9 +127,10 @@ class ToolHost:
 
     async def _dispatch(self, call: Mapping[str, Any] | str, agent: str | None) -> ToolResult:
         if isinstance(call, str):
-            try:
-                call = json.loads(call)
-            except json.JSONDecodeError as exc:
+            try:  # a large call is decoded off the loop (see calltext.loads_large)
+                call = calltext.loads(call) if len(call) < calltext.LARGE else await asyncio.to_thread(
+                    calltext.loads_large, call)
+            except calltext.BadJSON as exc:
                 return failure(f"the call is not valid JSON: {exc}", "invalid-json")
         if not isinstance(call, Mapping):
             return failure("a tool call must be a JSON object like {\"tool\": \"exec\", \"command\": \"ls\"}", "invalid-call")
@@ -137,15 +139,22 @@ class ToolHost:
         args = dict(call)
         tool = args.pop("tool", None)
         if tool not in TOOLS:
-            return failure(f"unknown tool {tool!r}; valid tools: exec, process", "unknown-tool")
+            return failure(f"unknown tool {calltext.shown(tool)}; valid tools: exec, process", "unknown-tool")
         if tool == "process" and not self.settings.process_allowed:
             return failure("the process tool is not allowed by this host's configuration", "tool-not-allowed")
+        problem = calltext.shape_problem(args)
+        if problem is not None:  # text no environment can hold is invalid-env, as a NUL there is at launch
+            kind = "invalid-env" if problem.not_text and problem.parameter == "env" else "invalid-params"
+            return failure(f"invalid {tool} call: {problem.sentence}", kind)
         model = ExecParams if tool == "exec" else ProcessParams
         try:
             params = model.model_validate(args)
         except ValidationError as exc:
             return failure(f"invalid {tool} call: {describe_error(exc, model)}", "invalid-params")
         if isinstance(params, ExecParams):
+            over = too_long(params.command, params.env, os.environ)
+            if over is not None:
+                return refused(over[1], over[0])
             return await run_exec(self, params, agent)
         return await run_process(self, params, agent)
 

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .calltext import shown
+
 ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
 Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
 
@@ -21,7 +23,7 @@ Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit"
 class ExecParams(BaseModel):
     """Run a shell command; it goes to the background if still running after the yield window."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, allow_inf_nan=False)
 
     command: str = Field(
         min_length=1,
@@ -55,6 +57,13 @@ class ExecParams(BaseModel):
     )
     elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
 
+    @field_validator("command", mode="before")
+    @classmethod
+    def _not_blank(cls, command: Any) -> Any:
+        if isinstance(command, str) and not command.strip():  # "" and "   " alike: there is nothing to run
+            raise ValueError("the command is empty; give a shell command to run")
+        return command
+
     @field_validator("command")
     @classmethod
     def _no_nul(cls, command: str) -> str:
@@ -66,7 +75,7 @@ class ExecParams(BaseModel):
 class ProcessParams(BaseModel):
     """Supervise background sessions started by exec."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     action: Action = Field(description="One of: " + ", ".join(ACTIONS) + ".")
     sessionId: str | None = Field(None, description="Session id from exec or list (all actions but list).")
@@ -136,13 +145,17 @@ def misplaced(params: ProcessParams) -> str | None:
     return f"{', '.join(repr(w) for w in wrong)} does not apply to action {params.action!r} (it takes: {accepted})"
 
 
+MAX_PROBLEMS = 5  # a call with a hundred thousand bad keys gets a short answer, not a hundred thousand lines
+
+
 def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
-    """One readable sentence per problem, naming the parameter and what it accepts."""
+    """One readable sentence per problem (the first few), naming the parameter and what it accepts."""
     valid = ", ".join(_param_names(model))
     aliases = _aliases(model)
     lines: list[str] = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "call"
+    errors = exc.errors(include_url=False, include_context=False)
+    for err in errors[:MAX_PROBLEMS]:
+        loc = _cut(".".join(str(p) for p in err["loc"])) or "call"
         if err["type"] == "extra_forbidden" and loc in aliases:
             lines.append(f"{loc!r} and {aliases[loc]!r} are two names for one parameter; give only one")
         elif err["type"] == "extra_forbidden":
@@ -153,7 +166,9 @@ def describe_error(exc: ValidationError, model: type[BaseModel]) -> str:
             lines.append(f"missing required parameter {loc!r}")
         else:
             msg = err["msg"].removeprefix("Value error, ")
-            lines.append(f"{loc}: {msg} (got {_short(err.get('input'))})")
+            lines.append(f"{loc}: {msg} (got {shown(err.get('input'))})")
+    if len(errors) > MAX_PROBLEMS:
+        lines.append(f"and {len(errors) - MAX_PROBLEMS} more problems")
     return "; ".join(lines)
 
 
@@ -178,6 +193,5 @@ def _param_names(model: type[BaseModel]) -> list[str]:
     return names
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+def _cut(name: str) -> str:
+    return name if len(name) <= 60 else name[:57] + "..."

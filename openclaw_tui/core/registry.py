@@ -5,6 +5,7 @@ window was already answered in full and is forgotten. Finished sessions expire a
 captured, and the registry never holds more than 50 finished sessions or two million retained
 characters in all: the oldest finished go first, and the most recently finished always keeps its
 (capped) output. Scope is by agent: an agent sees only what it started; the operator (``None``) sees all.
+Ids are never reused: the registry remembers every id it issued, so a stale id finds no session.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import asyncio
 from collections.abc import Callable, Iterator
 
 from .config import MAX_FINISHED, MAX_RETAINED_TOTAL
-from .names import new_session_id
+from .ids import IssuedIds, new_session_id
 from .session import Session
 
 
@@ -25,8 +26,10 @@ class Registry:
         on_removed: Callable[[Session], None],
         max_finished: int = MAX_FINISHED,
         max_retained: int = MAX_RETAINED_TOTAL,
+        issued: IssuedIds | None = None,
     ) -> None:
         self._sessions: dict[str, Session] = {}
+        self.issued = IssuedIds() if issued is None else issued
         self._expiry: dict[str, asyncio.TimerHandle] = {}
         self._on_removed = on_removed
         self.max_finished = max_finished
@@ -39,9 +42,13 @@ class Registry:
         return len(self._sessions)
 
     def new_id(self) -> str:
-        return new_session_id(self._sessions)
+        """An id no session of this host ever had (nor any in ``issued`` from before)."""
+        session_id = new_session_id(self.issued)
+        self.issued.add(session_id)
+        return session_id
 
     def add(self, session: Session) -> None:
+        self.issued.add(session.id)
         self._sessions[session.id] = session
 
     def get(self, session_id: str, agent: str | None) -> Session | None:

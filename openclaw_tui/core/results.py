@@ -7,12 +7,14 @@ MCP, the JSON command line) returns exactly the same thing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .buffers import Output
 
-ToolResult = dict[str, Any]
+ToolResult = dict[str, "Any"]
 
 
 def result(text: str, status: str, **details: Any) -> ToolResult:

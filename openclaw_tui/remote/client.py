@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+from ..core import calltext
 from ..core.results import failure
 from . import protocol as p
 from .paths import SocketPathError, check_length, socket_path
@@ -95,8 +96,8 @@ class HostClient:
         """
         if isinstance(call, str):
             try:
-                call = json.loads(call)
-            except json.JSONDecodeError as exc:
+                call = calltext.loads(call)
+            except calltext.BadJSON as exc:
                 return failure(f"the call is not valid JSON: {exc}", "invalid-json")
         if not isinstance(call, dict):
             return p.not_a_call(call)

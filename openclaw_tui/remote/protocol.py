@@ -21,8 +21,12 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are
 checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
-(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings, ``data`` is base64, ``offset``
-and ``since`` are integers from 0, ``cols`` and ``rows`` integers from 1 to 1000). A request whose ``id``
+(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings of valid Unicode, with no lone
+surrogate, ``data`` is base64, ``offset`` and ``since`` are integers from 0, ``cols`` and ``rows``
+integers from 1 to 1000). A line that is not JSON is a parse error (-32700) with id null; so are
+``NaN``, ``Infinity``, numbers no float holds, nesting too deep, and a message over 256 KB holding more
+than 10,000 values (such a message is decoded off the host's event loop). A reply never fails to encode:
+text that UTF-8 cannot carry is escaped as JSON writes it (``\\udc80``). A request whose ``id``
 is not a string, a number or null is an invalid request (-32600), answered with id null. Anything that
 goes wrong inside the host is an internal error (-32603), logged on the host's stderr; the connection
 keeps serving either way.
@@ -41,9 +45,12 @@ subscriber was too slow for the ring): terminal views catch up from the tail.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ..core.results import failure
+
+TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
+if TYPE_CHECKING:
+    from typing import Any
 
 PROTOCOL_VERSION = 1
 PARSE_ERROR = -32700
@@ -96,7 +103,13 @@ def _json_kind(value: Any) -> str:
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    """One message as a line. Text that UTF-8 cannot carry (a lone surrogate echoed back in an error) is
+    escaped as JSON writes it (``\\udc80``), so encoding never fails and every request is answered."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode() + b"\n"
+    except UnicodeEncodeError:  # surrogates only ever stand inside JSON strings, where \uXXXX is their escape
+        return text.encode("utf-8", "backslashreplace") + b"\n"
 
 
 def request(id_: int, method: str, params: dict[str, Any]) -> bytes:

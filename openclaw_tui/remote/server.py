@@ -14,7 +14,6 @@ import binascii
 import contextlib
 import fcntl
 import inspect
-import json
 import logging
 import os
 import socket
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..core import calltext
 from ..core import events as ev
 from ..core.events import Event
 from ..core.host import ToolHost
@@ -206,26 +206,25 @@ class _Connection:
                 return
             if not line:
                 return
-            if line.strip():
-                self._handle_safely(line)
+            if line.isspace():  # not strip(): that would copy a 10 MB line just to look at it
+                continue
+            try:  # a large message is decoded off the loop, before the next one is read (order is kept)
+                msg = calltext.loads(line) if len(line) < calltext.LARGE else await asyncio.to_thread(
+                    calltext.loads_large, line)
+            except calltext.BadJSON as exc:
+                self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
+                continue
+            self._handle_safely(msg)
 
-    def _handle_safely(self, line: bytes) -> None:
+    def _handle_safely(self, msg: Any) -> None:
         """Handle one message; a bug in doing so is logged and answered, and the connection keeps serving."""
         try:
-            self._handle(line)
+            self._handle(msg)
         except Exception as exc:
             log.exception("openclaw-tui host: could not handle a message")
             self.send(p.error(None, p.INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}"))
 
-    def _handle(self, line: bytes) -> None:
-        try:
-            msg = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            self.send(p.error(None, p.PARSE_ERROR, f"not valid JSON: {exc}"))
-            return
-        except RecursionError:
-            self.send(p.error(None, p.PARSE_ERROR, "not valid JSON: nested too deeply"))
-            return
+    def _handle(self, msg: Any) -> None:
         if isinstance(msg, dict) and not _valid_id(msg.get("id")):
             self.send(p.error(None, p.INVALID_REQUEST, "the request id must be a string, a number or null"))
             return
@@ -379,15 +378,14 @@ def _invalid(message: str) -> p.RemoteError:
     return p.RemoteError(p.INVALID_PARAMS, message)
 
 
-def _shown(value: Any) -> str:
-    """A bad value as the client sent it, cut short: the error names it without echoing a megabyte back."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+_shown = calltext.shown  # a bad value as sent, cut short: an error never echoes a megabyte back
 
 
 def _text(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise _invalid(f"{name} must be a string (got {_shown(value)})")
+    if calltext.has_lone_surrogate(value):
+        raise _invalid(calltext.surrogate_problem(name))
     return value
 
 

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from openclaw_tui.core import names
+from openclaw_tui.core import ids
 from openclaw_tui.core.buffers import Output
-from openclaw_tui.core.names import derive_name, new_session_id
+from openclaw_tui.core.ids import new_session_id
+from openclaw_tui.core.names import derive_name
 
 from .conftest import bg, make_host, wait_for
 
@@ -20,8 +21,8 @@ def test_session_ids_are_adjective_noun_slugs() -> None:
 
 
 def test_colliding_ids_get_a_number_then_a_third_word(monkeypatch) -> None:
-    monkeypatch.setattr(names.secrets, "choice", lambda seq: seq[0])
-    base = f"{names.ADJECTIVES[0]}-{names.NOUNS[0]}"
+    monkeypatch.setattr(ids.secrets, "choice", lambda seq: seq[0])
+    base = f"{ids.ADJECTIVES[0]}-{ids.NOUNS[0]}"
     taken = {base}
     assert new_session_id(taken) == base + "-2"
     taken |= {f"{base}-{n}" for n in range(2, 10)}

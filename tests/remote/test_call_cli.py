@@ -30,13 +30,12 @@ def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subpr
     "[1, 2]",
     "5",
 ])
-async def test_a_call_that_is_not_a_json_object_fails_and_runs_nothing(served, argument) -> None:
+async def test_a_call_that_is_not_a_json_object_is_status_2_and_runs_nothing(served, argument) -> None:
     host, sock = served
     env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)}
     proc = await asyncio.to_thread(_cli, ["call", argument], env)
-    res = json.loads(proc.stdout)
-    assert proc.returncode == 1 and res["details"]["failureKind"] == "invalid-call", proc
-    assert "JSON object" in res["text"]
+    assert proc.returncode == 2 and proc.stdout == "", proc
+    assert "JSON object" in _one_line(proc.stderr)
     assert host.sessions() == []
 
 
