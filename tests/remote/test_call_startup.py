@@ -29,9 +29,10 @@ HEAVY = (
 )
 PROBE = """
 import json, sys
+ALREADY = set(sys.modules)  # what the interpreter's own start loaded (site hooks of this machine) is not ours
 from openclaw_tui.cli import main
 status = main(["call", '{"tool": "process", "action": "list"}'])
-loaded = sorted(m for m in sys.modules if m.startswith(HEAVY))
+loaded = sorted(m for m in sys.modules if m.startswith(HEAVY) and m not in ALREADY)
 sys.stderr.write(json.dumps({"status": status, "loaded": loaded}) + "\\n")
 """
 
