@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
@@ -20,11 +19,13 @@ from pydantic import ValidationError
 
 from . import events as ev
 from .config import ExecSettings, Settings, load_settings
+from .containment import Containment
 from .events import Event, EventBus, Listener
 from .exec_tool import background_result, run_exec
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .launch import end_session, start, supervise
-from .lifecycle import Table, fresh_table, scan, signal_all
+from .lifecycle import Table, fresh_table
+from .liverecord import Swept
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
@@ -77,6 +78,10 @@ class ToolHost:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self.closed = False
+        self.containment = Containment(self.settings.containment, self.settings.state_dir,
+                                       self.settings.exec.kill_grace_s)
+        self.swept: asyncio.Task[list[Swept]] | None = None
+        """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> ToolHost:
@@ -89,6 +94,7 @@ class ToolHost:
     def start(self) -> None:
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
+            self.swept = asyncio.get_running_loop().create_task(self.containment.sweep())
 
     async def close(self) -> None:
         """End every running session (SIGTERM, grace, SIGKILL) and wait until their groups are gone."""
@@ -101,14 +107,19 @@ class ToolHost:
         for task in list(self._tasks):
             if not task.done():
                 await asyncio.wait([task], timeout=5)
+        if self.swept is not None:
+            await asyncio.gather(self.swept, return_exceptions=True)
+        await self.containment.close()
         self.registry.close()
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""
-        table = scan()
-        for session in self.registry:
-            if session.running and session.child is not None:
-                signal_all(session.child.pgid, signal.SIGKILL, table)
+        self.containment.force_kill()
+
+    def session_of_process(self, pid: int) -> Session | None:
+        """The session (of this host) that process ``pid`` runs in, if any: its cgroup, ancestry or marker."""
+        session_id = self.containment.session_of(pid)
+        return self.registry.get(session_id, None) if session_id is not None else None
 
     # -- tool calls -----------------------------------------------------------------------------
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> ToolResult:
@@ -172,7 +183,7 @@ class ToolHost:
         )
         if pty and self.terminal is not None:
             session.replier = self.terminal.replier(session)
-        start(session, env, os.environ)
+        start(session, env, os.environ, self.containment)
         self.registry.add(session)
         self._publish(ev.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
@@ -186,6 +197,7 @@ class ToolHost:
         finally:
             if session.ended_ms is None:  # supervision itself failed: never leave a live group behind
                 session.mark_exited(255 << 8)
+            self.containment.ended(session.id)
             session.done.set()
             notice = self.notices.on_exit(session)
             self._publish(ev.EXITED, session)

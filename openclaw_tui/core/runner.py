@@ -5,6 +5,11 @@ with non-blocking reads (several per wake-up, so a flooding child is read at clo
 blocks on a full buffer), stdin writes are queued and drained with ``loop.add_writer`` so a child that
 never reads cannot stall the loop, and the exit is observed through a pidfd, so no thread per session and
 no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
+
+Between fork and exec the child joins its session's cgroup (when it has one), so everything it will
+ever start is contained from its first instruction, and arms ``PR_SET_PDEATHSIG`` so it dies with the
+host. The kernel sends that signal when the *thread* that forked exits: spawn only on the event loop's
+thread, which lives as long as the host.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 
 import ptyprocess
+
+from . import cgroups
+from .subreaper import die_with_parent
 
 READ_SIZE = 65536
 MAX_BATCH = 1 << 20  # bytes read per wake-up at most
@@ -199,18 +207,24 @@ class Child:
         self._keepalive = None
 
 
-def spawn_pipe(argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback) -> Child:
+def spawn_pipe(
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cgroup_procs: bytes | None = None
+) -> Child:
     """Start a child with stdin closed (end of file at once) and stdout/stderr on pipes."""
-    proc = subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        close_fds=True,
-    )
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=_in_child(cgroup_procs),  # noqa: PLW1509 - only os calls, prepared in the parent
+        )
+    except subprocess.SubprocessError as exc:  # how Popen reports a failure in the child's setup
+        raise OSError(f"the child could not join its cgroup or arm its parent-death signal ({exc})") from exc
     assert proc.stdout is not None and proc.stderr is not None
     child = Child(proc.pid, pty=False, on_data=on_data, keepalive=proc)
     for stream, fileobj in (("stdout", proc.stdout), ("stderr", proc.stderr)):
@@ -220,11 +234,12 @@ def spawn_pipe(argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: D
 
 
 def spawn_pty(
-    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int,
+    cgroup_procs: bytes | None = None,
 ) -> Child:
     """Start a child on a new PTY that is its controlling terminal (own session and group)."""
     proc = ptyprocess.PtyProcess.spawn(
-        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=_default_signals
+        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=_in_child(cgroup_procs, pty=True)
     )
     fd = os.dup(proc.fd)
     proc.fileobj.close()
@@ -235,7 +250,18 @@ def spawn_pty(
     return child
 
 
-def _default_signals() -> None:
-    """In the PTY child before exec: undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes."""
-    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(sig, signal.SIG_DFL)
+def _in_child(cgroup_procs: bytes | None, pty: bool = False) -> Callable[[], None]:
+    """What the child does between fork and exec: join its cgroup, die with the host; and for a PTY
+    child, undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes. Everything it needs is
+    prepared here, in the parent."""
+    host = os.getpid()
+
+    def setup() -> None:
+        if pty:
+            for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+                signal.signal(sig, signal.SIG_DFL)
+        if cgroup_procs is not None:
+            cgroups.join(cgroup_procs)
+        die_with_parent(host)
+
+    return setup
