@@ -299,7 +299,8 @@ async def _end_escaped(session: Session, child: Child) -> bool:
     links = child.stream_links()
     escaped = await asyncio.to_thread(holders, links, os.getpid())
     if escaped:
-        session.leftover += await terminate_pids(escaped, session.settings.kill_grace_s)
+        left = await terminate_pids(escaped, session.settings.kill_grace_s)
+        session.leftover = sorted(set(session.leftover) | set(left))
     try:
         await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
         return True

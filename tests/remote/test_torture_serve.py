@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from openclaw_tui.core import proctable
 from openclaw_tui.remote.client import HostClient
 
 from ..escapes import ROUTES, escape_command, new_mark, survivors
@@ -76,9 +77,9 @@ class Serve:
                 marks.append(mark)
         return marks
 
-    def watchdog_pid(self) -> int:
+    def record(self) -> dict:
         (record,) = (self.state / "openclaw-tui" / "live").glob("*.json")
-        return int(json.loads(record.read_text())["watchdog"]["pid"])
+        return json.loads(record.read_text())
 
     async def close(self) -> None:
         for proc in self.procs:
@@ -153,10 +154,14 @@ async def test_when_host_and_watchdog_die_the_next_serve_sweeps_and_reports(serv
     try:
         proc = await serve.start()
         marks = await serve.escapes(tmp_path)
-        os.kill(serve.watchdog_pid(), signal.SIGKILL)
+        record = serve.record()
+        os.kill(record["watchdog"]["pid"], signal.SIGKILL)
         proc.kill()
         proc.wait()
-        await asyncio.sleep(1)  # time for anything that would die by itself to do so
+        leaders = [(s["pid"], s["start"]) for s in record["sessions"].values()]
+        assert len(leaders) == 2
+        # with no watchdog, only the parent-death signal can end the leaders this soon
+        await wait_for(lambda: not any(proctable.same(*leader) for leader in leaders), 5, "the leaders to die")
         left = [s for m in marks for s in survivors(m)]
         assert len(left) >= len(ROUTES), left  # the escapees outlived both: only the sweep ends them
         again = await serve.start()
