@@ -171,8 +171,8 @@ class Containment:
     async def sweep(self) -> list[liverecord.Swept]:
         """End what dead hosts left behind (in a thread); returns one report per such host."""
         found = await asyncio.to_thread(liverecord.sweep, self.state_dir, self._parent, self.grace_s)
-        for report in found:
-            log.warning("openclaw-tui: %s", report.describe())
+        for report in found:  # serve prints these; an embedding program sees them if it logs at INFO
+            log.info("openclaw-tui: %s", report.describe())
         return found
 
     # -- callers --------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cgroups, lifecycle, proctable
+from .entry import Entry
 from .leftovers import family, trusted_groups
 
 CGROUP = "cgroup"
@@ -37,6 +38,11 @@ class Enclosure:
         self.marker = marker
         self.pid = 0
         self.start = 0
+
+    @property
+    def entry(self) -> Entry:
+        """How the child enters this container (the sandbox's launcher has death with the host built in)."""
+        return Entry(self.procs_file, die_with_host=self.kind != SANDBOX)
 
     def started(self, pid: int) -> None:
         self.pid = pid
@@ -76,16 +82,19 @@ class CgroupEnclosure(Enclosure):
         self.procs_file = cgroups.joiner(path)
 
     async def members(self) -> list[int]:
-        return cgroups.procs(self.path)
+        pids = cgroups.procs(self.path)
+        if self.pid and self.pid not in pids and proctable.start_time(self.pid) is not None:
+            pids.append(self.pid)  # the leader joins just after the spawn returns (before it starts anything)
+        return pids
 
     def _send(self, pids: list[int], sig: int) -> None:
         if sig == signal.SIGKILL:
             cgroups.kill(self.path)  # atomic: also catches a process forking right now
-        else:
-            lifecycle.signal_pids(pids, sig)
+        lifecycle.signal_pids(pids, sig)
 
     def force_kill(self) -> None:
         cgroups.kill(self.path)
+        lifecycle.signal_pids([self.pid], signal.SIGKILL)
 
     def release(self) -> bool:
         return cgroups.remove(self.path)

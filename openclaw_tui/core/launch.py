@@ -198,10 +198,10 @@ def start(
     env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
     try:
         if session.pty:
-            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS, enclosure.procs_file)
+            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS, enclosure.entry)
             session.pty_size = (PTY_COLS, PTY_ROWS)
         else:
-            child = spawn_pipe(argv, session.cwd, env, session.on_data, enclosure.procs_file)
+            child = spawn_pipe(argv, session.cwd, env, session.on_data, enclosure.entry)
     except OSError as exc:
         containment.ended(session.id)
         raise LaunchError("spawn-error", f"could not start {argv[0]}: {exc}") from exc

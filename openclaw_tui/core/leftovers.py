@@ -76,7 +76,7 @@ def of_host(record: Mapping[str, Any]) -> dict[int, int]:
 def command_line(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            return " ".join(fh.read().replace(b"\0", b" ").decode(errors="replace").split())
     except OSError:
         return ""
 

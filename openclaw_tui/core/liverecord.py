@@ -9,12 +9,15 @@ that are dead (pid gone, or reused: the start time differs), ends what they left
 :mod:`.leftovers`), and reports it, together with what their watchdog already ended. Cgroups named
 after a dead host but without a record (the host died before writing one) are ended and removed too.
 
-Writes are a few kilobytes, replaced atomically, on the loop; failing to write (a read-only home)
-is logged once and never fails a run.
+Writes are a few kilobytes, replaced atomically, on the loop, at most once per loop iteration (a burst of
+starts costs one write); failing to write (a read-only home) is logged once and never fails a run. A
+session started just before the host died may miss the record: the watchdog and the sweep still find it
+through the host's cgroup or marker, which the record names from the first gateway session on.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -46,6 +49,7 @@ class LiveRecord:
         self.data: dict[str, Any] = {"version": 1, "id": host_id, "host": leftovers.this_process(),
                                      "sessions": {}}
         self._warned = False
+        self._pending: asyncio.Handle | None = None
 
     def update(self, **fields: Any) -> None:
         self.data.update(fields)
@@ -53,19 +57,29 @@ class LiveRecord:
 
     def add(self, session_id: str, entry: Mapping[str, Any]) -> None:
         self.data["sessions"][session_id] = dict(entry)
-        self._write()
+        self._soon()
 
     def drop(self, session_id: str) -> None:
         if self.data["sessions"].pop(session_id, None) is not None:
-            self._write()
+            self._soon()
 
     def remove(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
         try:
             self.path.unlink()
         except OSError:
             pass
 
+    def _soon(self) -> None:
+        if self._pending is None:
+            self._pending = asyncio.get_running_loop().call_soon(self._write)
+
     def _write(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
         tmp = self.path.with_suffix(".tmp")
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

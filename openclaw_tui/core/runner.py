@@ -6,10 +6,8 @@ blocks on a full buffer), stdin writes are queued and drained with ``loop.add_wr
 never reads cannot stall the loop, and the exit is observed through a pidfd, so no thread per session and
 no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
 
-Between fork and exec the child joins its session's cgroup (when it has one), so everything it will
-ever start is contained from its first instruction, and arms ``PR_SET_PDEATHSIG`` so it dies with the
-host. The kernel sends that signal when the *thread* that forked exits: spawn only on the event loop's
-thread, which lives as long as the host.
+Before the command runs, the child enters its container (its cgroup, and death with the host; see
+:mod:`.entry`).
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ import asyncio
 import errno
 import fcntl
 import os
-import signal
 import struct
 import subprocess
 import termios
@@ -28,8 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import ptyprocess
 
-from . import cgroups
-from .subreaper import die_with_parent
+from .entry import NO_ENTRY, Entry, in_child, launcher
 
 READ_SIZE = 65536
 MAX_BATCH = 1 << 20  # bytes read per wake-up at most
@@ -208,12 +204,13 @@ class Child:
 
 
 def spawn_pipe(
-    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cgroup_procs: bytes | None = None
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, entry: Entry = NO_ENTRY
 ) -> Child:
     """Start a child with stdin closed (end of file at once) and stdout/stderr on pipes."""
+    launched = launcher(entry, argv)
     try:
         proc = subprocess.Popen(
-            list(argv),
+            launched if launched is not None else list(argv),
             cwd=cwd,
             env=dict(env),
             stdin=subprocess.DEVNULL,
@@ -221,7 +218,7 @@ def spawn_pipe(
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
-            preexec_fn=_in_child(cgroup_procs),  # noqa: PLW1509 - only os calls, prepared in the parent
+            preexec_fn=None if launched is not None else in_child(entry),  # noqa: PLW1509 - os calls only
         )
     except subprocess.SubprocessError as exc:  # how Popen reports a failure in the child's setup
         raise OSError(f"the child could not join its cgroup or arm its parent-death signal ({exc})") from exc
@@ -235,11 +232,11 @@ def spawn_pipe(
 
 def spawn_pty(
     argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int,
-    cgroup_procs: bytes | None = None,
+    entry: Entry = NO_ENTRY,
 ) -> Child:
     """Start a child on a new PTY that is its controlling terminal (own session and group)."""
     proc = ptyprocess.PtyProcess.spawn(
-        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=_in_child(cgroup_procs, pty=True)
+        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=in_child(entry, pty=True)
     )
     fd = os.dup(proc.fd)
     proc.fileobj.close()
@@ -248,20 +245,3 @@ def spawn_pty(
     child.stdin_fd = fd
     child.watch(fd, "stdout")
     return child
-
-
-def _in_child(cgroup_procs: bytes | None, pty: bool = False) -> Callable[[], None]:
-    """What the child does between fork and exec: join its cgroup, die with the host; and for a PTY
-    child, undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes. Everything it needs is
-    prepared here, in the parent."""
-    host = os.getpid()
-
-    def setup() -> None:
-        if pty:
-            for sig in (signal.SIGPIPE, signal.SIGXFSZ):
-                signal.signal(sig, signal.SIG_DFL)
-        if cgroup_procs is not None:
-            cgroups.join(cgroup_procs)
-        die_with_parent(host)
-
-    return setup

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core import cgroups, liverecord, proctable
+from openclaw_tui.core import cgroups, entry, liverecord, proctable
 from openclaw_tui.core.config import ExecSettings, Settings, load_settings
 
 from ..escapes import new_mark, survivors
@@ -196,3 +196,17 @@ def test_containment_state_directory_and_grace_are_settings(tmp_path) -> None:
     assert liverecord.state_dir(None, {"XDG_STATE_HOME": "/x"}) == Path("/x/openclaw-tui")
     assert liverecord.state_dir(None, {}) == Path(os.path.expanduser("~/.local/state/openclaw-tui"))
     assert os.environ["XDG_STATE_HOME"] != os.path.expanduser("~/.local/state")  # the suite writes elsewhere
+
+
+async def test_without_setpriv_the_child_enters_its_container_in_python(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr(entry, "_setpriv", [None])  # as on a system without util-linux's setpriv
+    mark = new_mark()
+    async with gateway_host() as host:
+        r = await host.call({"tool": "exec", "command": f"export {mark}=1; setsid sleep 300 </dev/null >/dev/null 2>&1 &"
+                             " sleep 300", "background": True}, agent="a")
+        session = host.session(r["details"]["sessionId"])
+        path = os.path.join(host.containment.base, session.id)
+        both = await wait_for(lambda: len(survivors(mark)) == 2 and survivors(mark), what="the escapee and the sleep")
+        assert {int(s.split()[0]) for s in both} <= set(cgroups.procs(path))
+        killed = await host.call({"tool": "process", "action": "kill", "sessionId": session.id}, agent="a")
+        assert killed["details"]["cleanup"] == "confirmed" and survivors(mark) == []
