@@ -13,6 +13,10 @@ import os
 import shlex
 import uuid
 
+import pytest
+
+from openclaw_tui.core import cgroups
+
 ROUTES = ("bg", "nohup", "setsid", "daemon", "disown", "termproof", "pgrp")
 
 _DAEMON = (
@@ -26,6 +30,23 @@ _DAEMON = (
 )
 _TERMPROOF = "import signal,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); open('termproof','w').close(); time.sleep(300)"
 _PGRP = "import os,time; os.setpgid(0, 0); open('pgrp','w').close(); time.sleep(300)"
+
+
+def _cgroups_here() -> bool:
+    try:
+        cgroups.host_parent()
+    except cgroups.Unavailable:
+        return False
+    return True
+
+
+CGROUPS = _cgroups_here()
+needs_cgroups = pytest.mark.skipif(not CGROUPS, reason="this host cannot make cgroup v2 groups here")
+
+
+def containments() -> list:
+    """The three containments as test parameters; ``cgroup`` is skipped where no cgroup can be made."""
+    return [pytest.param("cgroup", marks=needs_cgroups), "subreaper", "sandbox"]
 
 
 def new_mark() -> str:

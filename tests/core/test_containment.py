@@ -20,7 +20,7 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core import cgroups, entry, liverecord, proctable
 from openclaw_tui.core.config import ExecSettings, Settings, load_settings
 
-from ..escapes import new_mark, survivors
+from ..escapes import CGROUPS, needs_cgroups, new_mark, survivors
 from .conftest import wait_for
 
 FREEZER = Path("/sys/fs/cgroup/freezer")
@@ -47,7 +47,7 @@ def test_the_cgroup2_mount_is_found_beside_v1_hierarchies(tmp_path) -> None:
 
 @pytest.mark.parametrize("containment", ["auto", "subreaper"])
 async def test_details_say_which_containment_a_session_has(containment: str) -> None:
-    expected = "cgroup" if containment == "auto" and os.getuid() == 0 else "subreaper"
+    expected = "cgroup" if containment == "auto" and CGROUPS else "subreaper"
     async with gateway_host(containment) as host:
         assert host.containment.kind == expected
         r = await host.call({"tool": "exec", "command": "echo hi"}, agent="a")
@@ -198,6 +198,7 @@ def test_containment_state_directory_and_grace_are_settings(tmp_path) -> None:
     assert os.environ["XDG_STATE_HOME"] != os.path.expanduser("~/.local/state")  # the suite writes elsewhere
 
 
+@needs_cgroups
 async def test_without_setpriv_the_child_enters_its_container_in_python(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(entry, "_setpriv", [None])  # as on a system without util-linux's setpriv
     mark = new_mark()

@@ -19,11 +19,11 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core import cgroups
 from openclaw_tui.core.config import ExecSettings, Settings
 
-from ..escapes import ROUTES, escape_command, new_mark, survivors
+from ..escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
 from .conftest import wait_for
 
 GRACE_S = 0.5
-CONTAINMENTS = ("cgroup", "subreaper", "sandbox")
+CONTAINMENTS = containments()
 
 
 def torture_host(containment: str) -> ToolHost:
@@ -100,6 +100,7 @@ async def test_closing_the_host_leaves_no_escapee_and_no_cgroup(containment: str
     assert not host.containment.record.path.exists()
 
 
+@needs_cgroups
 async def test_the_cgroup_of_a_session_is_removed_when_it_ends(tmp_path) -> None:
     async with torture_host("cgroup") as host:
         r = await host.call({"tool": "exec", "command": "sleep 300", "background": True}, agent="main")

@@ -20,13 +20,14 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config import ExecSettings, Settings
 from openclaw_tui.remote.client import HostClient
 
+from ..escapes import needs_cgroups
 from .conftest import serving
 
 PROBE = Path(__file__).with_name("peer_probe.py")
 LIST = {"tool": "process", "action": "list"}
 
 
-@pytest.fixture(params=["cgroup", "subreaper"])
+@pytest.fixture(params=[pytest.param("cgroup", marks=needs_cgroups), "subreaper"])
 async def gateway(request, sock):
     settings = Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5),
                         containment="subreaper" if request.param == "subreaper" else "auto")

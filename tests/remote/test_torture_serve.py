@@ -23,7 +23,7 @@ import pytest
 from openclaw_tui.core import proctable
 from openclaw_tui.remote.client import HostClient
 
-from ..escapes import ROUTES, escape_command, new_mark, survivors
+from ..escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
 from ..waiting import wait_for
 
 CONFIG = """
@@ -114,7 +114,7 @@ def serve(tmp_path, request):
     return Serve(tmp_path, request.param)
 
 
-ALL = ["cgroup", "subreaper", "sandbox"]
+ALL = containments()
 
 
 @pytest.mark.parametrize("serve", ALL, indirect=True)
@@ -148,7 +148,7 @@ async def test_a_sigkilled_serve_leaves_nothing_for_more_than_seconds(serve: Ser
         await serve.close()
 
 
-@pytest.mark.parametrize("serve", ["cgroup", "subreaper"], indirect=True)
+@pytest.mark.parametrize("serve", [pytest.param("cgroup", marks=needs_cgroups), "subreaper"], indirect=True)
 async def test_when_host_and_watchdog_die_the_next_serve_sweeps_and_reports(serve: Serve, tmp_path) -> None:
     marks: list[str] = []
     try:
