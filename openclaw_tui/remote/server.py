@@ -5,13 +5,8 @@ never holds up another request on the same connection. Event and raw-output push
 bound: output events are coalesced per session, and a raw subscriber that cannot keep up simply resumes
 from the ring later (the offsets tell it what it missed), so a slow frontend never slows a job down.
 
-The socket knows who is calling: the peer's pid (``SO_PEERCRED``) is looked up in the host's containment
-(its cgroup, its ancestry, its marker). A connection from a process inside a session is *confined*: it
-acts as that session's agent only. A call naming no agent is taken as that agent's (so ``openclaw-tui
-call`` in an agent's command just works); naming another agent is refused with a ``caller-confined``
-failure, as is acting as the operator from inside a session the operator started (such a connection
-must name an agent). Events, raw output, input (recorded as from that agent) and resize reach only that
-agent's sessions; otherwise the request gets error ``CONFINED``.
+The socket knows who is calling: a connection from a process inside a session acts only as that
+session's agent (see :mod:`.callers`).
 """
 
 from __future__ import annotations
@@ -27,8 +22,6 @@ import logging
 import os
 import socket
 import stat
-import struct
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +32,13 @@ from ..core.host import ToolHost
 from ..core.results import failure
 from ..core.session import Session
 from . import protocol as p
+from .callers import Confinement, Refused, confinement
 from .paths import SocketPathError, check_length, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 RAW_CHUNK = 256 << 10
 MAX_TERMINAL_SIDE = 1000  # columns or rows a client may resize a session's terminal to
 MAX_OFFSET = (1 << 63) - 1
-CONFINED = -32001  # a confined connection asked for what only the operator or another agent may do
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +111,7 @@ class HostServer:
             self._release_lock()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = _Connection(self.host, reader, writer, _confinement(self.host, writer))
+        conn = _Connection(self.host, reader, writer, confinement(self.host, writer))
         self._connections.add(conn)
         try:
             await conn.serve()
@@ -171,30 +164,6 @@ def is_serving(path: Path) -> bool:
         except OSError:
             return False
     return True
-
-
-@dataclass(frozen=True)
-class Confinement:
-    """The session a connection's process runs in, and that session's agent (None: the operator's
-    session; ``known`` is False when the host no longer lists the session)."""
-
-    session_id: str
-    agent: str | None
-    known: bool = True
-
-
-def _confinement(host: ToolHost, writer: asyncio.StreamWriter) -> Confinement | None:
-    """Who is on the other end: None for a process outside every session of this host."""
-    sock = writer.get_extra_info("socket")
-    try:
-        pid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))[0]
-    except (AttributeError, OSError):
-        return None
-    session_id = host.containment.session_of(pid) if pid > 0 else None
-    if session_id is None:
-        return None
-    session = host.session(session_id)
-    return Confinement(session_id, session.agent if session else None, session is not None)
 
 
 class _Connection:
@@ -319,28 +288,7 @@ class _Connection:
 
     def _scope(self) -> str | None:
         """The agent whose sessions this connection may see (None: all of them, as the operator)."""
-        c = self.confined
-        if c is None:
-            return None
-        if c.agent is None or not c.known:
-            raise p.RemoteError(CONFINED, f"{_inside(c)}; a process inside a session may not act as the operator")
-        return c.agent
-
-    def _as_agent(self, agent: str | None) -> str | None:
-        """The agent a call acts as; raises _Refused for what a confined connection may not do."""
-        c = self.confined
-        if c is None:
-            return agent
-        if not c.known:
-            raise _Refused(f"{_inside(c)}, which this host no longer lists; it may not make calls")
-        if c.agent is None:
-            if agent is None:
-                raise _Refused(f"{_inside(c)}, which the operator started; a process inside a session may not "
-                               "act as the operator: name an agent (--agent NAME)")
-            return agent
-        if agent is not None and agent != c.agent:
-            raise _Refused(f"{_inside(c)}, of agent {c.agent!r}: it may act only as {c.agent!r}, not as {agent!r}")
-        return c.agent
+        return None if self.confined is None else self.confined.scope()
 
     def _session(self, sessionId: Any) -> Session:
         session = self.host.session(_text("sessionId", sessionId), self._scope())
@@ -359,8 +307,8 @@ class _Connection:
         if not isinstance(call, dict):  # the protocol's call is an object: a string is not decoded again
             return p.not_a_call(call)
         try:
-            agent = self._as_agent(agent)
-        except _Refused as exc:
+            agent = agent if self.confined is None else self.confined.as_agent(agent)
+        except Refused as exc:
             return failure(f"refused: this connection comes from {exc}", "caller-confined")
         return await self.host.call(call, agent=agent)
 
@@ -378,28 +326,16 @@ class _Connection:
 
     def _on_event(self, event: Event) -> None:
         if self.confined is not None:
-            scoped = self._scoped(event)
-            if scoped is None:
+            seen = self.confined.sees(event, self.host)
+            if seen is None:
                 return
-            event = scoped
+            event = seen
         if event.kind == ev.OUTPUT and event.session_id is not None:
             if not self.pending_output:
                 asyncio.get_running_loop().call_later(0.03, self._flush_output_events)
             self.pending_output.add(event.session_id)
             return
         self.send(p.notification("event", {"kind": event.kind, "sessionId": event.session_id, "data": event.data}))
-
-    def _scoped(self, event: Event) -> Event | None:
-        """For a confined connection: the event if it concerns its agent's sessions (a snapshot cut down
-        to them), else None."""
-        agent = self.confined.agent if self.confined is not None else None
-        if event.kind == ev.SNAPSHOT:
-            sessions = [d for d in event.data.get("sessions", []) if d.get("agent") == agent]
-            return replace(event, data={**event.data, "sessions": sessions})
-        if "agent" in event.data:
-            return event if event.data["agent"] == agent else None
-        mine = event.session_id is not None and self.host.session(event.session_id, agent) is not None
-        return event if mine else None
 
     def _flush_output_events(self) -> None:
         ids, self.pending_output = self.pending_output, set()
@@ -429,7 +365,7 @@ class _Connection:
             raise _invalid(f"session {sessionId} has no writable stdin")
         _text("source", source)
         if self.confined is not None:
-            source = self._scope() or source  # recorded as its agent's input, never the operator's
+            source = self.confined.scope()  # recorded as its agent's input, never the operator's
         sent = session.send(payload, source, _text("action", action))
         return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
 
@@ -456,14 +392,6 @@ class _Connection:
             return {**base, "incremental": True, "chunks": pieces[::-1]}
         chunks = [{"stream": c.stream, "text": c.text} for c in out.tail.chunks]
         return {**base, "incremental": False, "chunks": chunks, "head": out.head}
-
-
-class _Refused(Exception):
-    """A confined connection asked to act as someone it may not be."""
-
-
-def _inside(c: Confinement) -> str:
-    return f"a process inside session {c.session_id}"
 
 
 def _valid_id(id_: Any) -> bool:
