@@ -35,7 +35,6 @@ from .leftovers import trusted_groups
 from .watchdog import Watchdog
 
 AUTO = "auto"
-MODES = (AUTO, SUBREAPER)
 REAP_EVERY_S = 1.0
 _numbers = itertools.count(1)
 log = logging.getLogger(__name__)

@@ -2,8 +2,8 @@
 
 It validates JSON tool calls at the pydantic boundary, runs them, prepends the caller's queued exit
 notices, and never raises for a bad call. It owns the registry and every session's supervisor task, and
-leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once their
-process groups are gone. A ticker re-checks the waiting-for-input rule so watchers hear when a session
+leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once none of
+their processes is left. A ticker re-checks the waiting-for-input rule so watchers hear when a session
 starts or stops waiting.
 """
 
@@ -97,7 +97,8 @@ class ToolHost:
             self.swept = asyncio.get_running_loop().create_task(self.containment.sweep())
 
     async def close(self) -> None:
-        """End every running session (SIGTERM, grace, SIGKILL) and wait until their groups are gone."""
+        """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
+        then free the containment (cgroups, watchdog, live record)."""
         self.closed = True
         running = [s for s in self.registry if s.running and s.child is not None]
         await asyncio.gather(*(end_session(s, "shutdown") for s in running), return_exceptions=True)
@@ -115,11 +116,6 @@ class ToolHost:
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""
         self.containment.force_kill()
-
-    def session_of_process(self, pid: int) -> Session | None:
-        """The session (of this host) that process ``pid`` runs in, if any: its cgroup, ancestry or marker."""
-        session_id = self.containment.session_of(pid)
-        return self.registry.get(session_id, None) if session_id is not None else None
 
     # -- tool calls -----------------------------------------------------------------------------
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> ToolResult:

@@ -143,7 +143,7 @@ HOST_THAT_EXECS = textwrap.dedent("""
     async def main():
         host = ToolHost(settings=Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5)))
         host.start()
-        await host.call({"tool": "exec", "command": "setsid sleep 300 </dev/null >/dev/null 2>&1 &",
+        await host.call({"tool": "exec", "command": "setsid sleep 300 </dev/null >/dev/null 2>&1 & exec sleep 301",
                          "background": True}, agent="a")
         fd = host.containment.watchdog.keep_across_exec()
         print(host.containment.watchdog.pid, fd, flush=True)
