@@ -2,13 +2,17 @@
 
 Children inherit a marker variable from the test process, so a leftover is found even after it was
 re-parented away from us (the case an orphan check by parentage would miss). A leftover fails the test
-that left it and is then killed so the next test starts clean.
+that left it and is then killed so the next test starts clean. Hosts keep their live records under
+``$XDG_STATE_HOME``, which points at a directory of the test run's own: the suite never writes to the
+real home.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import time
 import uuid
 
@@ -17,6 +21,8 @@ import pytest
 
 MARK = "OPENCLAW_TUI_TEST_MARK"
 os.environ[MARK] = uuid.uuid4().hex
+STATE_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
+os.environ["XDG_STATE_HOME"] = STATE_HOME
 
 
 def _leftovers() -> list[psutil.Process]:
@@ -58,3 +64,7 @@ def no_orphans(request: pytest.FixtureRequest):
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_leftovers: the test manages its own long-lived processes")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(STATE_HOME, ignore_errors=True)

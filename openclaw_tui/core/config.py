@@ -80,6 +80,8 @@ class Settings:
     elevated_allowed: bool = False
     agents: Mapping[str, ExecSettings] = field(default_factory=dict)
     source: str = "defaults"
+    containment: str = "auto"  # auto (a cgroup per gateway session where possible) | subreaper
+    state_dir: str | None = None  # None: $XDG_STATE_HOME/openclaw-tui (~/.local/state/openclaw-tui)
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -175,7 +177,25 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     deny = tools.get("deny", [])
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
-    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source)
+    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
+                    **_host(_table(data, "host")))
+
+
+CONTAINMENTS = ("auto", "subreaper")
+
+
+def _host(table: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[host]`` table: ``containment`` (auto | subreaper) and ``stateDir``."""
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "containment" and value in CONTAINMENTS:
+            out["containment"] = value
+        elif key == "stateDir" and isinstance(value, str) and value:
+            out["state_dir"] = os.path.expanduser(value)
+        else:
+            warnings.warn(f"host.{key} = {value!r} ignored (containment: {' | '.join(CONTAINMENTS)}; "
+                          "stateDir: a path)", ConfigWarning, stacklevel=3)
+    return out
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -194,6 +214,7 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
     "inputWaitIdleMs": ("input_wait_ms", int),
     "rawRingBytes": ("raw_ring_bytes", int),
     "loginPath": ("login_path", bool),
+    "killGraceMs": ("kill_grace_s", int),  # stored in seconds (see _clamped)
 }
 
 
@@ -212,7 +233,7 @@ def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSetting
         ):
             warnings.warn(f"tools.exec.{key} must be {kind.__name__}, got {value!r}: ignored", ConfigWarning, stacklevel=3)
             continue
-        changes[attr] = value
+        changes[attr] = value / 1000 if key == "killGraceMs" else value
     return _clamped(replace(base, **changes))
 
 
@@ -306,4 +327,5 @@ def _clamped(s: ExecSettings) -> ExecSettings:
         pending_max_chars=min(clamp(s.pending_max_chars, OUTPUT_RANGE), max_output),
         input_wait_ms=clamp(s.input_wait_ms, INPUT_WAIT_RANGE),
         raw_ring_bytes=max(4096, s.raw_ring_bytes),
+        kill_grace_s=min(max(0.0, s.kill_grace_s), 60.0),
     )

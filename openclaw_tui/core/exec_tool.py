@@ -110,7 +110,7 @@ def session_fields(session: Session) -> dict[str, Any]:
 
 _EXEC_FIELDS = (
     "sessionId", "name", "pid", "pty", "cwd", "host", "elevated", "startedAt", "durationMs", "exitCode",
-    "exitSignal", "truncated", "timedOut", "cleanup",
+    "exitSignal", "truncated", "timedOut", "cleanup", "leftoverPids", "containment",
 )
 
 

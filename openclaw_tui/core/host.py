@@ -2,8 +2,8 @@
 
 It validates JSON tool calls at the pydantic boundary, runs them, prepends the caller's queued exit
 notices, and never raises for a bad call. It owns the registry and every session's supervisor task, and
-leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once their
-process groups are gone. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
+leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once none of
+their processes is left. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
 evidence for PTYs) so watchers hear when a session starts or stops waiting.
 """
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, Protocol
 
@@ -21,11 +20,13 @@ from . import calltext
 from . import events as ev
 from .arglimits import too_long
 from .config import ExecSettings, Settings, load_settings
+from .containment import Containment
 from .events import Event, EventBus, Listener
 from .exec_tool import background_result, refused, run_exec
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .launch import end_session, start, supervise
-from .lifecycle import Table, fresh_table, scan, signal_all
+from .lifecycle import Table, fresh_table
+from .liverecord import Swept
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
@@ -79,6 +80,10 @@ class ToolHost:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ticker: asyncio.Task[None] | None = None
         self.closed = False
+        self.containment = Containment(self.settings.containment, self.settings.state_dir,
+                                       self.settings.exec.kill_grace_s)
+        self.swept: asyncio.Task[list[Swept]] | None = None
+        """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> ToolHost:
@@ -93,9 +98,11 @@ class ToolHost:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
             if self.settings.exec.login_path or any(a.login_path for a in self.settings.agents.values()):
                 start_probe()  # the login shell's PATH, ready before the first run needs it
+            self.swept = asyncio.get_running_loop().create_task(self.containment.sweep())
 
     async def close(self) -> None:
-        """End every running session (SIGTERM, grace, SIGKILL) and wait until their groups are gone."""
+        """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
+        then free the containment (cgroups, watchdog, live record)."""
         self.closed = True
         running = [s for s in self.registry if s.running and s.child is not None]
         await asyncio.gather(*(end_session(s, "shutdown") for s in running), return_exceptions=True)
@@ -105,14 +112,14 @@ class ToolHost:
         for task in list(self._tasks):
             if not task.done():
                 await asyncio.wait([task], timeout=5)
+        if self.swept is not None:
+            await asyncio.gather(self.swept, return_exceptions=True)
+        await self.containment.close()
         self.registry.close()
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""
-        table = scan()
-        for session in self.registry:
-            if session.running and session.child is not None:
-                signal_all(session.child.pgid, signal.SIGKILL, table)
+        self.containment.force_kill()
 
     # -- tool calls -----------------------------------------------------------------------------
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> ToolResult:
@@ -184,7 +191,7 @@ class ToolHost:
         )
         if pty and self.terminal is not None:
             session.replier = self.terminal.replier(session)
-        start(session, env, os.environ)
+        start(session, env, os.environ, self.containment)
         self.registry.add(session)
         self._publish(ev.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
@@ -198,6 +205,7 @@ class ToolHost:
         finally:
             if session.ended_ms is None:  # supervision itself failed: never leave a live group behind
                 session.mark_exited(255 << 8)
+            self.containment.ended(session.id)
             session.done.set()
             notice = self.notices.on_exit(session)
             self._publish(ev.EXITED, session)

@@ -6,7 +6,9 @@ hide), so a refused call leaves nothing behind. A run goes to the sandbox or to 
 ``tools.exec.host`` and ``elevated`` decide; what the login shell puts on PATH and ``pathPrepend`` are
 added after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
 one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
-outlives the session, and only then declares it ended.
+outlives the session, and only then declares it ended. Each run is spawned inside its container
+(:mod:`.containment`: a cgroup, a marked family under a subreaper host, or the sandbox), which is what
+"nothing outlives the session" is checked against.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
+from .containment import Containment
 from .envpolicy import STRIPPED_FROM_HOST, refusal_text
-from .lifecycle import POLL_S, fresh_table, group_alive, holders, members, terminate_group, terminate_pids
+from .lifecycle import POLL_S, fresh_table, holders, members, terminate_pids
+from .proctable import MARKER
 from .runner import Child, spawn_pipe, spawn_pty
 from .sandbox import GATEWAY, SANDBOX
 from .session import Session
@@ -156,28 +160,40 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
     return wrapped
 
 
-def start(session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str]) -> Child:
-    """Spawn the session's command (sandboxed or not); raises LaunchError when refused or the OS refuses."""
+def start(
+    session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str], containment: Containment
+) -> Child:
+    """Spawn the session's command (sandboxed or not) in its container; raises LaunchError when refused or
+    the OS refuses."""
     env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
     argv = _placed_argv(session, shell_argv(session.command, base_env))
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")
     try:
+        enclosure = containment.enclose(session.id, sandboxed=session.host_kind == SANDBOX)
+    except OSError as exc:
+        raise LaunchError("spawn-error", f"could not contain the run: {exc}; nothing was started") from exc
+    env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
+    try:
         if session.pty:
-            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS)
+            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS, enclosure.entry)
             session.pty_size = (PTY_COLS, PTY_ROWS)
         else:
-            child = spawn_pipe(argv, session.cwd, env, session.on_data)
+            child = spawn_pipe(argv, session.cwd, env, session.on_data, enclosure.entry)
     except OSError as exc:
+        containment.ended(session.id)
         raise LaunchError("spawn-error", f"could not start {argv[0]}: {exc}") from exc
+    containment.started(session.id, child.pid)
     session.child = child
     session.pid = child.pid
+    session.enclosure = enclosure
     return child
 
 
 async def end_session(session: Session, reason: str | None) -> None:
-    """Kill a running session's process group (SIGTERM, grace, SIGKILL) and record the cleanup result.
+    """End everything in a running session's container (SIGTERM, grace, SIGKILL) and record the cleanup
+    result: ``confirmed`` once the OS shows none left, else ``uncertain`` with the pids in ``leftover``.
 
     ``reason`` (who asked: an agent, ``operator``, ``timeout``, ``shutdown``) is recorded as ``killedBy``;
     None ends leftovers of a session that exited on its own. Concurrent callers share one termination.
@@ -190,10 +206,10 @@ async def end_session(session: Session, reason: str | None) -> None:
 
 
 async def _terminate(session: Session) -> None:
-    assert session.child is not None
+    assert session.enclosure is not None
     await until_program_started(session)
-    confirmed = await terminate_group(session.child.pgid, session.settings.kill_grace_s)
-    session.cleanup = "confirmed" if confirmed else "uncertain"
+    session.leftover = await session.enclosure.end(session.settings.kill_grace_s)
+    session.cleanup = "uncertain" if session.leftover else "confirmed"
 
 
 async def until_program_started(session: Session) -> None:
@@ -237,9 +253,10 @@ async def supervise(session: Session, timeout_s: float) -> int:
 
 async def _settle(session: Session, child: Child) -> None:
     """After the leader exits: drain its output and end any descendant it left behind."""
+    assert session.enclosure is not None
     try:
         await asyncio.wait_for(child.streams_closed.wait(), SETTLE_S)
-        leftovers = await group_alive(child.pgid)
+        leftovers = bool(await session.enclosure.members())
     except TimeoutError:
         leftovers = True  # someone still holds the output open
     if leftovers or session.ending is not None:
@@ -255,12 +272,14 @@ async def _settle(session: Session, child: Child) -> None:
 
 
 async def _end_escaped(session: Session, child: Child) -> bool:
-    """End descendants that left the session's group and session on purpose (``setsid``, a daemon) but
-    still hold its output open, found by that output; True when none is left (or the output closed)."""
+    """End processes outside the session's container that still hold its output open (one handed the fd,
+    or one that left its cgroup with root's rights), found by that output; True when none is left (or the
+    output closed)."""
     links = child.stream_links()
     escaped = await asyncio.to_thread(holders, links, os.getpid())
     if escaped:
-        await terminate_pids(escaped, session.settings.kill_grace_s)
+        left = await terminate_pids(escaped, session.settings.kill_grace_s)
+        session.leftover = sorted(set(session.leftover) | set(left))
     try:
         await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
         return True

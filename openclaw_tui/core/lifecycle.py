@@ -1,14 +1,15 @@
 """Ending a session's processes, and proving they are gone.
 
-Every session runs in its own process group and session (its leader calls ``setsid``), so everything it
-started without escaping on purpose shares that group or session id. Ending it is: SIGTERM to all of
-them, a grace period, SIGKILL to whatever is left, then scanning ``/proc`` until the OS shows none
-remain. A closed pipe or a reaped leader proves nothing about descendants, so only the scan counts; if
-it cannot confirm extinction the caller reports the cleanup as uncertain instead of clean.
+Every way of containing a session (its cgroup, its marker and family, the sandbox's process group) ends
+it the same way: SIGTERM to every member, a grace period, SIGKILL to whatever is left (again to anything
+that appears meanwhile), then looking until the OS shows none remain. A closed pipe or a reaped leader
+proves nothing about descendants, so only that last look counts; what it still finds is handed back, and
+the caller reports the cleanup as uncertain, naming those pids, instead of clean.
 
-A scan reads every process's ``stat`` file, so concurrent waiters (a host closing 1000 sessions) share
-one scan instead of each doing their own: a waiter takes the first scan that *started* after it asked,
-which keeps the answer as fresh as a private scan would be.
+A scan of ``/proc`` reads every process's ``stat`` file (and, for marker scans, its environment), so
+concurrent waiters (a host closing 1000 sessions) share one scan instead of each doing their own: a
+waiter takes the first scan that *started* after it asked, which keeps the answer as fresh as a private
+scan would be.
 """
 
 from __future__ import annotations
@@ -18,37 +19,29 @@ import os
 import signal
 import time
 from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
+
+from . import proctable
 
 POLL_S = 0.02
 CONFIRM_AFTER_KILL_S = 2.0
 
 Table = dict[int, list[int]]  # process group or session id -> live pids in it
-
-
-def _stat_fields(pid: int) -> tuple[str, int, int] | None:
-    """``(state, pgrp, session)`` of a process, or None if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            raw = fh.read()
-    except OSError:
-        return None
-    rest = raw[raw.rfind(b")") + 2 :].split()
-    return rest[0].decode(), int(rest[2]), int(rest[3])
+Finder = Callable[[], Awaitable[list[int]]]  # the live members of what is being ended, freshly looked up
+Sender = Callable[[list[int], int], None]  # send a signal to those members (and to what contains them)
+T = TypeVar("T")
 
 
 def scan() -> Table:
     """Live (non-zombie) processes by process group and by session."""
     table: Table = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        fields = _stat_fields(int(entry))
-        if fields is None or fields[0] in ("Z", "X"):
+    for pid in proctable.pids():
+        proc = proctable.read(pid)
+        if proc is None or not proc.live:
             continue  # gone, or dead and only waiting for its parent to reap it
-        pid, (_, pgrp, sid) = int(entry), fields
-        table.setdefault(pgrp, []).append(pid)
-        if sid != pgrp:
-            table.setdefault(sid, []).append(pid)
+        table.setdefault(proc.pgrp, []).append(pid)
+        if proc.sid != proc.pgrp:
+            table.setdefault(proc.sid, []).append(pid)
     return table
 
 
@@ -57,14 +50,16 @@ def members(pgid: int, table: Table | None = None) -> list[int]:
     return sorted(set((table if table is not None else scan()).get(pgid, [])))
 
 
-class _SharedScan:
-    """Hands every waiter a scan that started after it asked, running as few scans as possible."""
+class SharedScan(Generic[T]):
+    """Hands every waiter a result of ``fn`` (run in a thread) that started after it asked, running as
+    few as possible."""
 
-    def __init__(self) -> None:
-        self._task: asyncio.Task[Table] | None = None
+    def __init__(self, fn: Callable[[], T]) -> None:
+        self._fn = fn
+        self._task: asyncio.Future[T] | None = None
         self._started = 0.0
 
-    async def fresh(self) -> Table:
+    async def fresh(self) -> T:
         asked = time.monotonic()
         while True:
             task = self._task
@@ -72,7 +67,7 @@ class _SharedScan:
                 return await asyncio.shield(task)
             if task is None or task.done():
                 self._started = time.monotonic()
-                self._task = asyncio.ensure_future(asyncio.to_thread(scan))
+                self._task = asyncio.ensure_future(asyncio.to_thread(self._fn))
                 continue
             try:
                 await asyncio.shield(task)  # started before we asked: wait, then take the next one
@@ -80,15 +75,22 @@ class _SharedScan:
                 pass
 
 
-_shared: dict[asyncio.AbstractEventLoop, _SharedScan] = {}
+_shared: dict[tuple[asyncio.AbstractEventLoop, object], SharedScan[object]] = {}
+
+
+async def shared(fn: Callable[[], T]) -> T:
+    """A fresh result of the scan ``fn``, shared with concurrent callers on this loop."""
+    key = (asyncio.get_running_loop(), fn)
+    if key not in _shared:
+        for old in [k for k in _shared if k[0] is not key[0]]:
+            del _shared[old]  # one loop at a time in practice; drop scans of loops that are gone
+        _shared[key] = SharedScan(fn)
+    result: T = await _shared[key].fresh()  # type: ignore[assignment]
+    return result
 
 
 async def fresh_table() -> Table:
-    loop = asyncio.get_running_loop()
-    if loop not in _shared:
-        _shared.clear()  # one loop at a time in practice; drop scans of loops that are gone
-        _shared[loop] = _SharedScan()
-    return await _shared[loop].fresh()
+    return await shared(scan)
 
 
 def signal_all(pgid: int, sig: int, table: Table) -> None:
@@ -112,14 +114,34 @@ async def group_alive(pgid: int) -> bool:
     return bool(members(pgid, await fresh_table()))
 
 
-async def _gone_within(alive: Callable[[], Awaitable[bool]], seconds: float) -> bool:
-    """Poll ``alive`` until it says no (True) or ``seconds`` pass (False)."""
+async def _gone_within(find: Finder, seconds: float) -> bool:
+    """Look until ``find`` finds nothing (True) or ``seconds`` pass (False)."""
     deadline = time.monotonic() + seconds
     while True:
-        if not await alive():
+        if not await find():
             return True
         if time.monotonic() >= deadline:
             return False
+        await asyncio.sleep(POLL_S)
+
+
+async def end_members(find: Finder, send: Sender, grace_s: float) -> list[int]:
+    """SIGTERM, up to ``grace_s`` to go, then SIGKILL (repeated for anything new) until the OS shows none
+    left or the confirmation time runs out; returns what is still there (empty: confirmed)."""
+    pids = await find()
+    if not pids:
+        return []
+    send(pids, signal.SIGTERM)
+    if await _gone_within(find, grace_s):
+        return []
+    deadline = time.monotonic() + CONFIRM_AFTER_KILL_S
+    while True:
+        pids = await find()
+        if not pids:
+            return []
+        if time.monotonic() >= deadline:
+            return pids
+        send(pids, signal.SIGKILL)
         await asyncio.sleep(POLL_S)
 
 
@@ -136,7 +158,7 @@ def holders(links: set[str], exclude: int) -> list[int]:
                 found.append(int(entry))
         except OSError:
             continue
-    return [pid for pid in found if _alive(pid)]
+    return [pid for pid in found if proctable.start_time(pid) is not None]
 
 
 def _link(path: str) -> str:
@@ -146,31 +168,19 @@ def _link(path: str) -> str:
         return ""
 
 
-def _alive(pid: int) -> bool:
-    fields = _stat_fields(pid)
-    return fields is not None and fields[0] not in ("Z", "X")
+async def terminate_pids(pids: list[int], grace_s: float) -> list[int]:
+    """SIGTERM, grace, SIGKILL for processes outside anything we contain; returns those still alive."""
+
+    async def find() -> list[int]:
+        return [pid for pid in pids if proctable.start_time(pid) is not None]
+
+    return await end_members(find, signal_pids, grace_s)
 
 
-async def terminate_pids(pids: list[int], grace_s: float) -> bool:
-    """SIGTERM, grace, SIGKILL for processes outside any group we own; True once none is alive."""
+async def terminate_group(pgid: int, grace_s: float) -> list[int]:
+    """End a process group and the session it leads; returns what is left (empty: confirmed)."""
 
-    async def alive() -> bool:
-        return any(_alive(pid) for pid in pids)
+    async def find() -> list[int]:
+        return members(pgid, await fresh_table())
 
-    signal_pids(pids, signal.SIGTERM)
-    if await _gone_within(alive, grace_s):
-        return True
-    signal_pids(pids, signal.SIGKILL)
-    return await _gone_within(alive, CONFIRM_AFTER_KILL_S)
-
-
-async def terminate_group(pgid: int, grace_s: float) -> bool:
-    """SIGTERM, wait up to ``grace_s``, SIGKILL, then wait for the OS to confirm. True when confirmed."""
-    table = await fresh_table()
-    if not members(pgid, table):
-        return True
-    signal_all(pgid, signal.SIGTERM, table)
-    if await _gone_within(lambda: group_alive(pgid), grace_s):
-        return True
-    signal_all(pgid, signal.SIGKILL, await fresh_table())
-    return await _gone_within(lambda: group_alive(pgid), CONFIRM_AFTER_KILL_S)
+    return await end_members(find, lambda pids, sig: signal_all(pgid, sig, {pgid: pids}), grace_s)

@@ -278,7 +278,8 @@ async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) 
     s.exit_reported = True
     text = f"Killed session {s.id} ({describe_end(s)})."
     if s.cleanup == "uncertain":
-        text += " Warning: could not confirm that every process of the session is gone (cleanup: uncertain)."
+        text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
+                 f"still there: pid {', '.join(map(str, s.leftover)) or 'unknown'}.")
     return result(text, "completed", sessionStatus=s.status, **_without_status(state_fields(s)))
 
 

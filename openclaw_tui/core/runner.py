@@ -5,6 +5,9 @@ with non-blocking reads (several per wake-up, so a flooding child is read at clo
 blocks on a full buffer), stdin writes are queued and drained with ``loop.add_writer`` so a child that
 never reads cannot stall the loop, and the exit is observed through a pidfd, so no thread per session and
 no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
+
+Before the command runs, the child enters its container (its cgroup, and death with the host; see
+:mod:`.entry`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import asyncio
 import errno
 import fcntl
 import os
-import signal
 import struct
 import subprocess
 import termios
@@ -22,6 +24,8 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 
 import ptyprocess
+
+from .entry import NO_ENTRY, Entry, in_child, launcher
 
 READ_SIZE = 65536
 MAX_BATCH = 1 << 20  # bytes read per wake-up at most
@@ -199,18 +203,25 @@ class Child:
         self._keepalive = None
 
 
-def spawn_pipe(argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback) -> Child:
+def spawn_pipe(
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, entry: Entry = NO_ENTRY
+) -> Child:
     """Start a child with stdin closed (end of file at once) and stdout/stderr on pipes."""
-    proc = subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        env=dict(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        close_fds=True,
-    )
+    launched = launcher(entry, argv)
+    try:
+        proc = subprocess.Popen(
+            launched if launched is not None else list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=None if launched is not None else in_child(entry),  # noqa: PLW1509 - os calls only
+        )
+    except subprocess.SubprocessError as exc:  # how Popen reports a failure in the child's setup
+        raise OSError(f"the child could not join its cgroup or arm its parent-death signal ({exc})") from exc
     assert proc.stdout is not None and proc.stderr is not None
     child = Child(proc.pid, pty=False, on_data=on_data, keepalive=proc)
     for stream, fileobj in (("stdout", proc.stdout), ("stderr", proc.stderr)):
@@ -220,11 +231,12 @@ def spawn_pipe(argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: D
 
 
 def spawn_pty(
-    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int
+    argv: Sequence[str], cwd: str, env: Mapping[str, str], on_data: DataCallback, cols: int, rows: int,
+    entry: Entry = NO_ENTRY,
 ) -> Child:
     """Start a child on a new PTY that is its controlling terminal (own session and group)."""
     proc = ptyprocess.PtyProcess.spawn(
-        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=_default_signals
+        list(argv), cwd=cwd, env=dict(env), dimensions=(rows, cols), preexec_fn=in_child(entry, pty=True)
     )
     fd = os.dup(proc.fd)
     proc.fileobj.close()
@@ -233,9 +245,3 @@ def spawn_pty(
     child.stdin_fd = fd
     child.watch(fd, "stdout")
     return child
-
-
-def _default_signals() -> None:
-    """In the PTY child before exec: undo Python's ignored SIGPIPE/SIGXFSZ, as Popen does for pipes."""
-    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
-        signal.signal(sig, signal.SIG_DFL)

@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .buffers import STDERR, STDOUT, Output
 from .config import ExecSettings
@@ -26,6 +26,9 @@ from .queries import QueryScanner
 from .rawring import RawRing
 from .runner import Child
 from .text import StreamText
+
+if TYPE_CHECKING:
+    from .enclosure import Enclosure
 
 RUNNING = "running"
 COMPLETED = "completed"
@@ -110,6 +113,8 @@ class Session:
         self.timed_out = False
         self.killed_by: str | None = None
         self.cleanup = "pending"
+        self.enclosure: Enclosure | None = None  # how it is contained (set when spawned)
+        self.leftover: list[int] = []  # pids still there when its cleanup could not be confirmed
         self.ending: asyncio.Future[None] | None = None
         self.program_started = False  # sandboxed runs: the program inside can hear signals
         self._output = Output(settings.max_output_chars, settings.pending_max_chars)
@@ -319,6 +324,8 @@ class Session:
             "timedOut": self.timed_out,
             "killedBy": self.killed_by,
             "cleanup": self.cleanup,
+            "leftoverPids": self.leftover,
+            "containment": self.enclosure.kind if self.enclosure is not None else None,
             "truncated": self.output.truncated,
             "droppedChars": self.output.gap(),
             "stdinWritable": self.stdin_writable,

@@ -1,8 +1,10 @@
 """``openclaw-tui serve``: the host with no UI, outliving any dashboard, until a signal ends it.
 
-SIGTERM, SIGINT and SIGHUP start a graceful shutdown: every session's process group gets SIGTERM, the
+SIGTERM, SIGINT and SIGHUP start a graceful shutdown: every process of every session gets SIGTERM, the
 grace period, then SIGKILL, and the host exits only once the OS confirms they are gone. A second signal
-forces it: SIGKILL to every group at once.
+forces it: SIGKILL to every session at once. At start it says how gateway sessions are contained, and,
+once the sweep of dead hosts' records is done, one line per dead host whose processes it (or that host's
+watchdog) ended.
 
 Exit status 1 when another host already serves the socket, 2 when the socket's path or directory cannot
 be used (the message says why: too long, not ours, open to others, not a socket).
@@ -43,17 +45,34 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
 
     for sig in SIGNALS:
         loop.add_signal_handler(sig, on_signal)
-    print(f"openclaw-tui host serving on {path}", flush=True)
+    containment = host.containment
+    print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
+          flush=True)
+    report = loop.create_task(_report_sweep(host))
     if ready is not None:
         ready.set()
     try:
         await stop.wait()
     finally:
+        report.cancel()
         await server.close()
         await host.close()
         for sig in SIGNALS:
             loop.remove_signal_handler(sig)
     return 0
+
+
+async def _report_sweep(host: ToolHost) -> None:
+    """What the start-up sweep ended, for the operator: one line per dead host it found."""
+    if host.swept is None:
+        return
+    try:
+        reports = await asyncio.shield(host.swept)
+    except Exception as exc:  # the sweep must never take the host down; say so instead
+        print(f"openclaw-tui: the sweep of dead hosts' sessions failed: {exc}", flush=True)
+        return
+    for found in reports:
+        print(f"openclaw-tui: {found.describe()}", flush=True)
 
 
 async def _refuse(host: ToolHost, exc: Exception, status: int) -> int:

@@ -4,6 +4,9 @@ Each connection is served independently; each request runs in its own task so a 
 never holds up another request on the same connection. Event and raw-output pushes never buffer without
 bound: output events are coalesced per session, and a raw subscriber that cannot keep up simply resumes
 from the ring later (the offsets tell it what it missed), so a slow frontend never slows a job down.
+
+The socket knows who is calling: a connection from a process inside a session acts only as that
+session's agent (see :mod:`.callers`).
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from ..core import calltext
 from ..core import events as ev
 from ..core.events import Event
 from ..core.host import ToolHost
+from ..core.results import failure
 from ..core.session import Session
 from . import protocol as p
+from .callers import Confinement, Refused, confinement
 from .paths import SocketPathError, check_length, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
@@ -106,7 +111,7 @@ class HostServer:
             self._release_lock()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = _Connection(self.host, reader, writer)
+        conn = _Connection(self.host, reader, writer, confinement(self.host, writer))
         self._connections.add(conn)
         try:
             await conn.serve()
@@ -162,8 +167,10 @@ def is_serving(path: Path) -> bool:
 
 
 class _Connection:
-    def __init__(self, host: ToolHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, host: ToolHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 confined: Confinement | None = None) -> None:
         self.host = host
+        self.confined = confined
         self.reader = reader
         self.writer = writer
         self.tasks: set[asyncio.Task[None]] = set()
@@ -278,8 +285,12 @@ class _Connection:
             raise _invalid(f"bad params for {method}: {exc}") from None
         return await handler(*bound.args, **bound.kwargs)
 
+    def _scope(self) -> str | None:
+        """The agent whose sessions this connection may see (None: all of them, as the operator)."""
+        return None if self.confined is None else self.confined.scope()
+
     def _session(self, sessionId: Any) -> Session:
-        session = self.host.session(_text("sessionId", sessionId))
+        session = self.host.session(_text("sessionId", sessionId), self._scope())
         if session is None:
             raise _invalid(f"no session {sessionId!r}")
         return session
@@ -294,9 +305,14 @@ class _Connection:
             _text("agent", agent)
         if not isinstance(call, dict):  # the protocol's call is an object: a string is not decoded again
             return p.not_a_call(call)
+        try:
+            agent = agent if self.confined is None else self.confined.as_agent(agent)
+        except Refused as exc:
+            return failure(f"refused: this connection comes from {exc}", "caller-confined")
         return await self.host.call(call, agent=agent)
 
     async def m_events_subscribe(self) -> dict[str, Any]:
+        self._scope()
         if self.unsubscribe_events is None:
             self.unsubscribe_events = self.host.subscribe(self._on_event)
         return {}
@@ -308,6 +324,11 @@ class _Connection:
         return {}
 
     def _on_event(self, event: Event) -> None:
+        if self.confined is not None:
+            seen = self.confined.sees(event, self.host)
+            if seen is None:
+                return
+            event = seen
         if event.kind == ev.OUTPUT and event.session_id is not None:
             if not self.pending_output:
                 asyncio.get_running_loop().call_later(0.03, self._flush_output_events)
@@ -341,7 +362,10 @@ class _Connection:
         payload = _base64("data", data)
         if not session.stdin_writable:
             raise _invalid(f"session {sessionId} has no writable stdin")
-        sent = session.send(payload, _text("source", source), _text("action", action))
+        _text("source", source)
+        if self.confined is not None:
+            source = self.confined.scope()  # recorded as its agent's input, never the operator's
+        sent = session.send(payload, source, _text("action", action))
         return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
 
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:

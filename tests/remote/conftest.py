@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -16,16 +18,22 @@ def sock(tmp_path):
     return tmp_path / "run" / "host.sock"
 
 
+@contextlib.asynccontextmanager
+async def serving(host: ToolHost, sock: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
+    """``host`` served on ``sock`` for the duration."""
+    server = HostServer(host, sock)
+    await server.start()
+    try:
+        yield host, sock
+    finally:
+        await server.close()
+
+
 @pytest.fixture
 async def served(sock):
     """``(host, socket_path)`` of a running in-process host serving the socket."""
-    async with ToolHost(env={}, config_path="/dev/null") as host:
-        server = HostServer(host, sock)
-        await server.start()
-        try:
-            yield host, sock
-        finally:
-            await server.close()
+    async with ToolHost(env={}, config_path="/dev/null") as host, serving(host, sock) as pair:
+        yield pair
 
 
 @pytest.fixture
