@@ -11,9 +11,10 @@ rows must match. tmux setup, and why:
   into CR LF (full-screen programs run with output processing off), no echo so tmux's answers to the
   stream's queries do not appear on screen;
 - the server runs in a UTF-8 locale, or tmux would not treat the stream as UTF-8;
-- ``capture-pane -e -N``: attributes come as SGR sequences (replayed into a screen of ours to compare
-  styles cell by cell), cells drawn in the DEC line-drawing set are marked with SO/SI (translated to the
-  box characters we store), and trailing cells are kept so reverse-video padding is compared too.
+- ``capture-pane -e -N``: attributes come as SGR sequences (read back into cells by the test's own small
+  reader, :mod:`sgrread`, which shares no code with the engine, to compare styles cell by cell), cells
+  drawn in the DEC line-drawing set are marked with SO/SI (translated to the box characters we store),
+  and trailing cells are kept so reverse-video padding is compared too.
 
 After ``cat`` ends the pane signals ``wait-for``; the test then polls ``capture-pane`` until three
 captures in a row agree, with a deadline. The server is killed at the end.
@@ -33,8 +34,9 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.terminal import Style, TerminalScreen
-from openclaw_tui.terminal.cells import DEC_GRAPHICS
+from sgrread import LINE_DRAWING, Attrs, read_capture
+
+from openclaw_tui.terminal import TerminalScreen
 
 CORPUS = Path(__file__).parent / "corpus"
 STREAMS = sorted(CORPUS.glob("*.bin"))
@@ -100,26 +102,23 @@ def plain_rows(capture: list[str]) -> list[str]:
         if part in ("\x0e", "\x0f"):
             drawing = part == "\x0e"
         else:
-            out.append(part.translate(DEC_GRAPHICS) if drawing else part)
+            out.append("".join(LINE_DRAWING.get(c, c) for c in part) if drawing else part)
     return [row.rstrip() for row in "".join(out).split("\n")]
 
 
-def captured_cells(capture: list[str]) -> list[list[tuple[str, Style]]]:
-    """The cells tmux reported, styles included, by replaying the capture into a screen of our own.
+def captured_cells(capture: list[str]) -> list[list[tuple[str, Attrs]]]:
+    """The cells tmux reported, styles included, read by the test's own SGR reader (:mod:`sgrread`).
 
     Only cells tmux actually emitted count: blanks left by an erase in a background colour are not in a
     capture (tmux does not count them as used), so they cannot be compared.
     """
-    screen = TerminalScreen(COLS, ROWS)
-    screen.feed(b"\x1b)0")  # tmux shifts to G1 (SO) for line drawing
-    rows = []
-    for y, line in enumerate(capture):
-        screen.feed(line.encode())
-        width = min(screen.cursor.x, COLS)
-        rows.append([(cell.data, cell.style) for cell in screen.row_cells(y)[:width]])
-        if y < ROWS - 1:
-            screen.feed(b"\r\n")
-    return rows
+    return read_capture(capture)
+
+
+def our_cells(screen: TerminalScreen, y: int, width: int) -> list[tuple[str, Attrs]]:
+    """Row ``y`` of our screen in the reader's terms, so the two sides are compared as plain values."""
+    return [(cell.data, Attrs(*(getattr(cell.style, f) for f in Attrs._fields)))
+            for cell in screen.row_cells(y)[:width]]
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +178,7 @@ def test_screen_styles_match_tmux(stream: Path, tmux: Tmux, captures: dict[Path,
     screen = our_screen_of(stream)
     mismatches = []
     for y, their_row in enumerate(theirs):
-        our_row = [(cell.data, cell.style) for cell in screen.row_cells(y)[: len(their_row)]]
+        our_row = our_cells(screen, y, len(their_row))
         diff = [x for x, (t, o) in enumerate(zip(their_row, our_row)) if t != o]
         if diff:
             x = diff[0]
