@@ -9,6 +9,11 @@ its last byte, so the screen is the same. The pane is read back with ``capture-p
 
 The server is private (``-S`` socket in a temporary directory, its own config: no status line, so the
 window is the pane; ``xterm-256color``; no escape delay) and runs in a UTF-8 locale.
+
+``capture-pane`` only reports the cells a program wrote, not the blanks an erase, insert or scroll left in
+a background colour. For those, ``drawn=True`` also attaches a client to the pane from a second tmux whose
+terminal type lacks background colour erase, so the first tmux draws such blanks as coloured spaces, and
+captures that second pane: what tmux shows a person.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TMUX_CONF = "set -g status off\nset -g default-terminal xterm-256color\nset -g escape-time 0\n"
+VIEWER_CONF = "set -g status off\nset -g default-terminal tmux-256color\nset -g escape-time 0\n"  # no bce
 
 REPLAYER = r"""
 import os, struct, sys, tty
@@ -73,6 +79,7 @@ class Pane:
     cursor: tuple[int, int]
     size: tuple[int, int]
     alternate: bool
+    drawn: list[str] | None = None
 
 
 class TmuxReplay:
@@ -97,7 +104,8 @@ class TmuxReplay:
         subprocess.run(["tmux", "-S", str(self.socket), "kill-server"], env=self.env, capture_output=True,
                        check=False)
 
-    def replay(self, data: bytes, size: tuple[int, int], marks: list[tuple[int, int, int]]) -> Pane:
+    def replay(self, data: bytes, size: tuple[int, int], marks: list[tuple[int, int, int]] = (),  # type: ignore[assignment]
+               drawn: bool = False) -> Pane:
         """The pane after ``data`` drawn from ``size`` (cols, rows), resized at each ``(offset, cols, rows)``."""
         name = "r" + uuid.uuid4().hex[:8]
         self.socket = self.home / f"{name}.sock"
@@ -119,11 +127,37 @@ class TmuxReplay:
                     done = cut
                     if cols:
                         self("resize-window", "-t", name, "-x", str(cols), "-y", str(rows))
-                return self._read(name)  # before the replayer sees its input end and exits
+                pane = self._read(name)  # before the replayer sees its input end and exits
+                if drawn:
+                    pane.drawn = self._drawn(name, pane.size)
+                return pane
         finally:
             self.close()  # a server per replay: nothing one replay leaves can change the next
             ctl.unlink()
             ack.unlink()
+
+    def _drawn(self, name: str, size: tuple[int, int]) -> list[str]:
+        """``capture-pane -e`` of a second tmux's pane showing a client attached to pane ``name``."""
+        conf = self.home / "viewer.conf"
+        conf.write_text(VIEWER_CONF)
+        socket = self.home / f"{name}.viewer.sock"
+        attach = " ".join(shlex.quote(a) for a in ("tmux", "-S", str(self.socket), "attach", "-t", name))
+        viewer = ["tmux", "-S", str(socket), "-f", str(conf)]
+        run = dict(env=self.env, capture_output=True, timeout=10, check=True)
+        subprocess.run([*viewer, "new-session", "-d", "-s", "v", "-x", str(size[0]), "-y", str(size[1]),
+                        "env -u TMUX " + attach], **run)  # type: ignore[call-overload]
+        try:
+            deadline = time.monotonic() + 10
+            captures: list[str] = []
+            while len(captures) < 3 or len(set(captures[-3:])) > 1 or not captures[-1].strip():
+                assert time.monotonic() < deadline, "the viewing tmux never settled"
+                time.sleep(0.05)
+                captures.append(subprocess.run([*viewer, "capture-pane", "-p", "-e", "-N", "-t", "v"],
+                                               **run).stdout.decode("utf-8", "replace"))  # type: ignore[call-overload]
+        finally:
+            subprocess.run([*viewer, "kill-server"], env=self.env, capture_output=True, check=False)
+        rows = captures[-1].split("\n")[: size[1]]
+        return rows + [""] * (size[1] - len(rows))
 
     def _read(self, name: str) -> Pane:
         deadline = time.monotonic() + 10
