@@ -33,7 +33,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from sgrread import LINE_DRAWING, Attrs, read_capture
 
 from openclaw_tui.terminal import TerminalScreen

@@ -143,17 +143,19 @@ class TmuxReplay:
         socket = self.home / f"{name}.viewer.sock"
         attach = " ".join(shlex.quote(a) for a in ("tmux", "-S", str(self.socket), "attach", "-t", name))
         viewer = ["tmux", "-S", str(socket), "-f", str(conf)]
-        run = dict(env=self.env, capture_output=True, timeout=10, check=True)
-        subprocess.run([*viewer, "new-session", "-d", "-s", "v", "-x", str(size[0]), "-y", str(size[1]),
-                        "env -u TMUX " + attach], **run)  # type: ignore[call-overload]
+
+        def run(*args: str) -> str:
+            done = subprocess.run([*viewer, *args], env=self.env, capture_output=True, timeout=10, check=True)
+            return done.stdout.decode("utf-8", "replace")
+
+        run("new-session", "-d", "-s", "v", "-x", str(size[0]), "-y", str(size[1]), "env -u TMUX " + attach)
         try:
             deadline = time.monotonic() + 10
             captures: list[str] = []
             while len(captures) < 3 or len(set(captures[-3:])) > 1 or not captures[-1].strip():
                 assert time.monotonic() < deadline, "the viewing tmux never settled"
                 time.sleep(0.05)
-                captures.append(subprocess.run([*viewer, "capture-pane", "-p", "-e", "-N", "-t", "v"],
-                                               **run).stdout.decode("utf-8", "replace"))  # type: ignore[call-overload]
+                captures.append(run("capture-pane", "-p", "-e", "-N", "-t", "v"))
         finally:
             subprocess.run([*viewer, "kill-server"], env=self.env, capture_output=True, check=False)
         rows = captures[-1].split("\n")[: size[1]]
