@@ -57,23 +57,25 @@ def last_reset(data: bytes, lo: int = 0) -> int:
     return best
 
 
-def screenful_start(data: bytes, rows: int, lo: int = 0) -> int:
-    """Index just after the ``rows``-th newline from the end (not before ``lo``), or -1 if there are fewer."""
+def screenful_start(data: bytes, rows: int, lo: int = 0, enough: int | None = None) -> int:
+    """Index just after the ``rows``-th newline from the end (not before ``lo``); with fewer, just after
+    the furthest one if at least ``enough`` were found, else -1."""
     pos = len(data)
-    for _ in range(rows):
-        pos = data.rfind(b"\n", lo, pos)
-        if pos < 0:
-            return -1
+    for found in range(rows):
+        before = data.rfind(b"\n", lo, pos)
+        if before < 0:
+            return pos + 1 if enough is not None and found >= enough and found else -1
+        pos = before
     return pos + 1
 
 
-def plan_restart(data: bytes, rows: int, cap: int) -> RestartPlan:
+def plan_restart(data: bytes, rows: int, cap: int, enough: int | None = None) -> RestartPlan:
     """Where to rebuild from so that at most about ``cap`` bytes are parsed.
 
-    A reset point within reach gives an exact screen; a screenful of lines gives an exact screen for
-    scrolling output (allowed to overshoot ``cap`` fourfold, since that is still quick). Failing both, the
-    last ``cap`` bytes are replayed starting at an escape or newline, an approximation that converges as
-    the program keeps drawing.
+    A reset point within reach gives an exact screen; ``rows`` lines (at least ``enough``, if fewer are
+    within reach) give an exact screen for scrolling output (allowed to overshoot ``cap`` fourfold, since
+    that is still quick). Failing both, the last ``cap`` bytes are replayed starting at an escape or
+    newline, an approximation that converges as the program keeps drawing.
     """
     length = len(data)
     if length <= cap:
@@ -82,7 +84,7 @@ def plan_restart(data: bytes, rows: int, cap: int) -> RestartPlan:
     reset = last_reset(data, window)
     if reset >= 0 and length - reset <= cap:
         return RestartPlan(reset, True)
-    lines = screenful_start(data, rows, max(reset, window))
+    lines = screenful_start(data, rows, max(reset, window), enough)
     if lines >= 0:
         return RestartPlan(lines, True)
     start = max(length - cap, reset, 0)
@@ -138,7 +140,7 @@ def skip_ahead(
     size the rest of ``data`` is drawn at, for counting back a screenful of lines. Returns the index in
     ``data`` to feed from, so the caller can apply the resizes after it and time that parse.
     """
-    plan = plan_restart(data, max(rows or 0, screen.lines), max(cap, 4096))
+    plan = plan_restart(data, max(rows or 0, screen.lines), max(cap, 4096), enough=screen.lines)
     if plan.start > 0 or gap:
         skipped = data[: plan.start]
         modes = carried_modes(screen.private_modes, skipped)

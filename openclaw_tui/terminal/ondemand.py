@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .catchup import skip_ahead
 from .screen import TerminalScreen
-from .sizes import feed_sized
+from .sizes import feed_sized, rows_to_rebuild
 from .source import ScreenSource
 
 SCREEN_WINDOW = 256 * 1024  # output parsed for an agent's screen read
@@ -26,7 +26,7 @@ def screen_at(source: ScreenSource, offset: int, window: int) -> TerminalScreen:
     marks = [m for m in ring.marks_from(ring.first_mark_after(first)) if m.offset <= offset]
     screen = TerminalScreen(*size)
     begin = skip_ahead(screen, history, window, size_at=lambda i: ring.size_at(first + i),
-                       rows=max([size[1], *(m.rows for m in marks)]))
+                       rows=rows_to_rebuild(size[1], marks))
     feed_sized(screen, first + begin, history[begin:], [m for m in marks if m.offset > first + begin])
     return screen
 

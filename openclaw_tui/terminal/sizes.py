@@ -32,3 +32,18 @@ def feed_sized(screen: TerminalScreen, start: int, data: bytes, marks: Iterable[
         screen.resize(mark.cols, mark.rows)
     if done < len(data):
         screen.feed(data[done:])
+
+
+def rows_to_rebuild(rows: int, marks: Iterable[SizeMark]) -> int:
+    """How many lines back a rebuild from a screenful must start to end like a terminal that lived through
+    ``marks`` from a ``rows``-row size: the tallest screen, plus each growth (a taller screen pulls rows
+    back from what scrolled off), plus a screenful more if a width change rewraps what is above."""
+    tallest = grown = rows
+    rewrapped = 0
+    last = rows
+    for mark in marks:
+        tallest = max(tallest, mark.rows)
+        grown += max(0, mark.rows - last)
+        rewrapped = tallest
+        last = mark.rows
+    return max(tallest, grown) + rewrapped

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from .catchup import skip_ahead
 from .screen import TerminalScreen
-from .sizes import feed_sized
+from .sizes import feed_sized, rows_to_rebuild
 from .source import RawSource
 
 SLICE = 16 * 1024  # most bytes fed per step: big enough to amortise calls, small enough to stop on time
@@ -126,8 +126,7 @@ class LiveView:
             self.catch_ups += 1
         ahead = ring.marks_from(ring.first_mark_after(start))
         begin = skip_ahead(self.screen, data, cap, gap=start > self._offset,
-                           size_at=lambda i: ring.size_at(start + i),
-                           rows=max([self.screen.lines, *(m.rows for m in ahead)]))
+                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.lines, ahead))
         if begin or start > self._offset:  # restarted at the size in force there: only later resizes apply
             self._mark = ring.first_mark_after(start + begin)
         began = time.perf_counter()
