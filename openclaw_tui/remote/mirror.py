@@ -172,9 +172,14 @@ class RemoteSession:
         return remove
 
     def on_raw(self, offset: int, data: bytes, size: Any = None, sizes: Any = ()) -> None:
-        """Bytes from the host's ring at ``offset``, with the size in force there and the resizes among them."""
+        """Bytes from the host's ring at ``offset``, with the size in force there and the resizes among them.
+
+        The size in force is taken only when the copy starts afresh (first bytes, or after a gap); after
+        that every resize comes in ``sizes``, in order, even several at one offset.
+        """
+        fresh = self.raw.size is None or offset > self.raw.end
         self.raw.append_at(offset, b"")  # a gap restarts the copy at ``offset`` before its size is set
-        if size:
+        if size and fresh:
             self.raw.mark_size(SizeMark(offset, int(size[0]), int(size[1])))
         self.raw.append_at(offset, data)
         for mark in sizes or ():

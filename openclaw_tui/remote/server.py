@@ -442,9 +442,12 @@ class _RawSubscription:
         start, data = ring.read(self.offset, RAW_CHUNK)
         if not data and self.sizes_sent >= ring.marks_end:
             return
-        self.offset = end = start + len(data)
-        marks = [m for m in ring.marks_from(ring.first_mark_after(start)) if m.offset <= end]
-        self.sizes_sent = ring.first_mark_after(end)
+        end = start + len(data)
+        if self.sizes_sent < 0 or start > self.offset:  # the first push, or bytes were lost: start afresh
+            self.sizes_sent = ring.first_mark_after(start)
+        marks = [m for m in ring.marks_from(self.sizes_sent) if m.offset <= end]
+        self.sizes_sent = max(self.sizes_sent, ring.marks_base) + len(marks)
+        self.offset = end
         payload = {"sessionId": self.session.id, "offset": start, "data": base64.b64encode(data).decode(),
                    "size": ring.size_at(start), "sizes": [list(m) for m in marks]}
         self.conn.send(p.notification("raw", payload))
