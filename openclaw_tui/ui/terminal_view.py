@@ -168,10 +168,10 @@ class TerminalView(Widget, can_focus=True):
         return screen.cols > self.size.width or screen.rows > self.size.height
 
     def _place(self) -> bool:
-        """Choose which part of a larger screen the pane shows, keeping the cursor in it as tmux does;
-        True if that changed."""
+        """Choose which part of a larger screen the pane shows, keeping the cursor in it as tmux does (the
+        top left when the program hides its cursor, as ``top`` does); True if that changed."""
         origin = (0, 0)
-        if self.live is not None and self.cropped:
+        if self.live is not None and self.cropped and self.live.screen.cursor_visible:
             screen = self.live.screen
             x, y = screen.cursor_xy
             width, height = self.size.width, max(1, self.size.height - 1)  # the last row is the notice
@@ -186,9 +186,8 @@ class TerminalView(Widget, can_focus=True):
         shown_cols = min(width, screen.cols - ox)
         shown_rows = min(self.size.height - 1, screen.rows - oy)
         key = binding_key_display(self, "fit")
-        text = (f" the terminal is {screen.cols}x{screen.rows}, larger than this pane: showing columns "
-                f"{ox + 1}-{ox + shown_cols}, rows {oy + 1}-{oy + shown_rows}"
-                + (f" · {key} fits it to the pane" if key else "") + " ")
+        text = (f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
+                f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ")
         return Strip([Segment(text, self._base + NOTICE_STYLE)]).crop(0, width).adjust_cell_length(  # type: ignore[operator]
             width, self._base)
 

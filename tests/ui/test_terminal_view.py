@@ -51,12 +51,22 @@ async def test_watching_never_resizes_the_pty_and_a_smaller_pane_says_what_it_sh
         assert (terminal.live.screen.cols, terminal.live.screen.rows) == (120, 30)
         assert terminal.cropped and terminal.origin[1] > 0  # the cursor is on the last row: the bottom shows
         notice = rows[-1]
-        assert "the terminal is 120x30, larger than this pane" in notice and "= fits it" in notice
-        assert f"rows {terminal.origin[1] + 1}-30" in notice
+        assert "120x30 terminal, larger than the pane" in notice and "= fits it" in notice
+        assert f"rows {terminal.origin[1] + 1}-30 shown" in notice
         await pilot.resize_terminal(100, 30)
         await until(pilot, lambda: terminal.size.width == 100, "the pane to shrink")
         await pilot.pause(0.3)
         assert session.pty_size == (120, 30)  # still the program's own size
+
+
+async def test_with_the_cursor_hidden_a_smaller_pane_shows_the_top(app: DashboardApp, host):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "printf '\\033[?25l'; " + TALL, pty=True)
+        terminal = await _shown(pilot, app, sid)
+        await until(pilot, lambda: any("30 120" in row for row in terminal.live.screen.display()), "all output")
+        await pilot.pause(0.2)
+        assert terminal.cropped and terminal.origin == (0, 0)
+        assert rendered(terminal)[0] == terminal.live.screen.display()[0]
 
 
 async def test_a_larger_pane_shows_the_pty_at_its_size_and_leaves_the_rest_blank(app: DashboardApp, host):
@@ -122,7 +132,7 @@ async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_reque
         await until(pilot, lambda: any("30 120" in row for row in rendered(terminal)), "the size, drawn remotely")
         assert session.pty_size == (120, 30)
         assert (terminal.live.screen.cols, terminal.live.screen.rows) == (120, 30)
-        assert "the terminal is 120x30" in rendered(terminal)[-1]
+        assert "120x30 terminal" in rendered(terminal)[-1]
         await pilot.press("equals_sign")
         width, height = terminal.size
         await until(pilot, lambda: session.pty_size == (width, height), "the host's PTY fitted")
