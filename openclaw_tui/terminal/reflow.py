@@ -8,7 +8,7 @@ are rewrapped: a row that autowrapped is joined with the rows it ran on into and
 and a row wider than the new width is cut into several; the cursor keeps its place in the text. The
 alternate screen is not rewrapped (the program redraws it), and the main screen saved under it is left
 alone until the program leaves it, when it is brought to the new size. A row's width in use is up to the
-last cell a program wrote (blanks an erase left do not count), as tmux counts it.
+last cell a program wrote there (erasing does not lower it), as tmux counts it.
 
 :class:`Lines` runs these steps on history + visible rows; :class:`~.screen.TerminalScreen` builds one for
 each resize. It is only used on a resize, so it favours being plainly the same algorithm over speed.
@@ -34,7 +34,7 @@ class Lines:
         rows: history + visible rows (``None`` for a row joined into another during a rewrap).
         hsize: how many of ``rows`` are history.
         hscrolled: history rows that scrolling put there and a taller screen may pull back.
-        history: whether rows leaving the top go to the history (the main screen) or are deleted.
+        history_on: whether rows leaving the top go to the history (the main screen) or are deleted.
     """
 
     def __init__(self, history: list[Row], visible: list[Row], hscrolled: int, on: bool,
