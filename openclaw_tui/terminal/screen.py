@@ -1,11 +1,13 @@
 """The terminal screen: what a session's PTY output looks like right now.
 
-``TerminalScreen`` is a ``pyte.Screen`` (no history: scrollback comes from the session's retained text)
-with its own byte parser (:mod:`.parser`, several times faster than pyte's) and the fixes listed in
-:mod:`.grid`, :mod:`.rows` and :mod:`.modeswitch`, so that it draws what tmux draws for the same bytes
-(the fidelity tests hold it to that): zero-width characters, wide characters, the alternate screen,
-``CSI S/T/b/Z/s/u``, DEC line drawing. Given ``on_reply``, it answers the queries programs send (cursor
-position, device status and attributes); the host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
+``TerminalScreen`` is a ``pyte.Screen`` (no scrollback: that comes from the session's retained text; the
+short history in :mod:`.scroll` only serves resizes) with its own byte parser (:mod:`.parser`, several
+times faster than pyte's) and the fixes listed in :mod:`.grid`, :mod:`.scroll`, :mod:`.rows` and
+:mod:`.modeswitch`, so that it draws what tmux draws for the same bytes (the fidelity tests hold it to
+that): zero-width characters, wide characters, the alternate screen, background colour erase,
+``CSI S/T/b/Z/s/u``, DEC line drawing, and resizes as tmux does them (:mod:`.reflow`). Given
+``on_reply``, it answers the queries programs send (cursor position, device status and attributes); the
+host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
 ``row_runs()``/``rows_as_runs()``, ``cursor_xy``, ``cursor_visible``, ``cursor_cell``, ``modes`` and
 ``take_dirty()``.
 """
