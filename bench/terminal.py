@@ -115,7 +115,8 @@ async def p2_live_view(megabytes: float) -> tuple[float, float, float]:
             )
             session = host.session(result["details"]["sessionId"])
             assert session is not None, result
-            view = LiveView(session, P2_COLS, P2_ROWS)
+            session.resize(P2_COLS, P2_ROWS)  # as the dashboard's fit would; the view then has the PTY's size
+            view = LiveView(session)
             frames = 0
             began = time.perf_counter()
             while not session.done.is_set():

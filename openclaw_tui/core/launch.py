@@ -104,7 +104,10 @@ def child_env(
     env = {k: v for k, v in base.items() if k not in STRIPPED_FROM_HOST}
     if pty:
         env["TERM"] = "xterm-256color"  # what our terminal view emulates; the env parameter may override it
-        env.update(COLUMNS=str(PTY_COLS), LINES=str(PTY_ROWS))
+        # No COLUMNS/LINES: curses programs trust them over the terminal's real size and would never learn
+        # of a resize (no terminal exports them); a caller's env may still set them.
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
     env.update(overrides)
     path = env.get("PATH") or os.defpath
     if path_login:

@@ -1,9 +1,16 @@
-"""A bounded ring of a session's raw output bytes, addressed by absolute offset.
+"""A bounded ring of a session's raw output bytes, addressed by absolute offset, with the terminal sizes.
 
 The terminal view needs the child's bytes exactly as written (escape sequences and all) while the
 agent-facing text is stripped. Keeping every byte would grow without bound, so the ring keeps only the
 newest ``capacity`` bytes; readers remember the absolute offset they reached and learn, on their next
 read, whether bytes were dropped before they got to them (then they catch up from the tail).
+
+A program draws for the size its terminal has, so the bytes alone do not say what the screen showed:
+the ring also records every resize as a size mark ``(offset, cols, rows)`` at the offset where it
+happened (bytes from ``offset`` on were written for that size). Marks are trimmed with the bytes, but the
+mark in force at ``start`` is always kept, so any replay of the ring can start at the right size and
+apply each later resize where it happened. Marks are numbered from the first ever recorded, so a reader
+that has applied some knows which come next even when several fall on one offset.
 
 Memory is only taken as output arrives: an idle session with no output costs an empty deque.
 """
@@ -11,8 +18,18 @@ Memory is only taken as output arrives: an idle session with no output costs an 
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 DEFAULT_CAPACITY = 1 << 20
+MAX_SIZE_MARKS = 4096  # a client resizing without end cannot grow the ring's memory
+
+
+class SizeMark(NamedTuple):
+    """The terminal became ``cols`` x ``rows`` before the byte at absolute ``offset`` was written."""
+
+    offset: int
+    cols: int
+    rows: int
 
 
 class RawRing:
@@ -23,13 +40,15 @@ class RawRing:
         end: absolute offset one past the newest byte (total bytes ever written).
     """
 
-    __slots__ = ("_chunks", "capacity", "end", "start")
+    __slots__ = ("_chunks", "_marks", "capacity", "end", "marks_base", "start")
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self.capacity = max(1, capacity)
         self._chunks: deque[bytes] = deque()
         self.start = 0
         self.end = 0
+        self._marks: list[SizeMark] = []
+        self.marks_base = 0  # number of the oldest mark kept
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -43,10 +62,13 @@ class RawRing:
             self.end += len(data)
             self._chunks.append(bytes(data[-self.capacity :]))
             self.start = self.end - self.capacity
+            self._trim_marks()
             return
         self._chunks.append(bytes(data))
         self.end += len(data)
         excess = (self.end - self.start) - self.capacity
+        if excess <= 0:
+            return
         while excess > 0:
             head = self._chunks[0]
             if len(head) <= excess:
@@ -57,6 +79,7 @@ class RawRing:
                 self._chunks[0] = head[excess:]
                 self.start += excess
                 excess = 0
+        self._trim_marks()
 
     def append_at(self, offset: int, data: bytes) -> None:
         """Append bytes that start at absolute ``offset`` (a mirror of another ring).
@@ -67,6 +90,7 @@ class RawRing:
         if offset > self.end:
             self._chunks.clear()
             self.start = self.end = offset
+            self._trim_marks()
         elif offset < self.end:
             data = data[self.end - offset :]
         self.append(data)
@@ -98,3 +122,63 @@ class RawRing:
     def tail(self, n: int) -> tuple[int, bytes]:
         """The newest ``n`` bytes (or fewer), as ``(actual_start, data)``."""
         return self.read(max(self.start, self.end - n))
+
+    # -- sizes -----------------------------------------------------------------------------------
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal is ``cols`` x ``rows`` from now on (from the current end)."""
+        self.mark_size(SizeMark(self.end, cols, rows))
+
+    def mark_size(self, mark: SizeMark) -> None:
+        """Record a resize (a mirror copies its source's marks); one that changes nothing is not kept."""
+        marks = self._marks
+        if marks and (marks[-1].cols, marks[-1].rows) == (mark.cols, mark.rows):
+            return
+        marks.append(SizeMark(min(max(mark.offset, marks[-1].offset if marks else 0), self.end), mark.cols,
+                              mark.rows))
+        extra = len(marks) - MAX_SIZE_MARKS
+        if extra > 0:
+            del marks[:extra]
+            self.marks_base += extra
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """(cols, rows) now, or None if no size was ever recorded (a pipe)."""
+        return (self._marks[-1].cols, self._marks[-1].rows) if self._marks else None
+
+    def size_at(self, offset: int) -> tuple[int, int] | None:
+        """The size bytes from ``offset`` on were written for, before any later mark (None if unknown)."""
+        found = None
+        for mark in self._marks:
+            if mark.offset > offset:
+                break
+            found = mark
+        if found is None:
+            found = self._marks[0] if self._marks else None  # older than the oldest mark kept
+        return (found.cols, found.rows) if found is not None else None
+
+    @property
+    def marks_end(self) -> int:
+        """Number of the next mark to be recorded."""
+        return self.marks_base + len(self._marks)
+
+    def marks_from(self, number: int) -> list[SizeMark]:
+        """The marks numbered ``number`` on (the oldest kept, if those were dropped)."""
+        return self._marks[max(0, number - self.marks_base) :]
+
+    def first_mark_after(self, offset: int) -> int:
+        """Number of the first mark past ``offset``: the first a replay starting at ``offset`` applies."""
+        for i, mark in enumerate(self._marks):
+            if mark.offset > offset:
+                return self.marks_base + i
+        return self.marks_end
+
+    def _trim_marks(self) -> None:
+        """Drop marks older than the one in force at ``start``."""
+        marks = self._marks
+        drop = 0
+        while drop + 1 < len(marks) and marks[drop + 1].offset <= self.start:
+            drop += 1
+        if drop:
+            del marks[:drop]
+            self.marks_base += drop

@@ -40,6 +40,7 @@ TYPED_LINE_GAP_S = 5.0  # keystrokes further apart than this start a new record
 _ORDER = itertools.count()
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
+DEFAULT_PTY_SIZE = (120, 30)  # until the runner records the size it opened the PTY with
 
 Replier = Callable[[int, bytes], bytes]
 """The reply to a terminal query that ends at a raw-ring offset (see :mod:`.queries`)."""
@@ -124,7 +125,6 @@ class Session:
         self.modes = ModeTracker()
         self.queries = QueryScanner()
         self.replier: Replier | None = None  # answers terminal queries (set by the host for PTY runs)
-        self.pty_size = (120, 30)
         self._text = {STDOUT: StreamText(), STDERR: StreamText()}
         self.last_output_ms: int | None = None
         self._last_output_mono = self._started_mono
@@ -226,10 +226,27 @@ class Session:
         if data and self.child is not None and self.child.stdin_open:
             self.child.write(data)
 
+    @property
+    def pty_size(self) -> tuple[int, int]:
+        """(cols, rows) of the PTY now: the newest size recorded in the raw ring."""
+        return self.raw.size or DEFAULT_PTY_SIZE
+
+    @pty_size.setter
+    def pty_size(self, size: tuple[int, int]) -> None:
+        self.raw.resize(*size)
+
     def resize(self, cols: int, rows: int) -> None:
-        self.pty_size = (cols, rows)
+        """Set the PTY's window size (the program gets SIGWINCH), recorded in the raw ring where it happened.
+
+        Raw listeners hear of it as of new output: a view must redraw at the new size.
+        """
+        if (cols, rows) == self.pty_size:
+            return  # the kernel would not signal the program either
+        self.raw.resize(cols, rows)
         if self.child is not None:
             self.child.resize(cols, rows)
+        for listener in list(self._raw_listeners):
+            listener()
 
     # -- input ----------------------------------------------------------------------------------
     @property
@@ -333,4 +350,5 @@ class Session:
             "waitingReason": self.kernel_wait,
             "idleMs": idle,
             "lastOutputAt": iso(self.last_output_ms),
+            "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,
         }

@@ -21,9 +21,9 @@ from ..core import events as ev
 from ..core.buffers import Chunk, Output
 from ..core.events import Event, Listener
 from ..core.modes import ModeTracker
-from ..core.rawring import RawRing
+from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
-from ..core.session import INPUT_HISTORY, RUNNING, InputRecord
+from ..core.session import DEFAULT_PTY_SIZE, INPUT_HISTORY, RUNNING, InputRecord
 from .client import HostClient
 
 
@@ -41,7 +41,6 @@ class RemoteSession:
         self.id: str = details["sessionId"]
         self.raw = RawRing()
         self.modes = ModeTracker()
-        self.pty_size = (120, 30)
         self._inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
         self.order = 0
         self._output = Output(200_000, 200_000)
@@ -146,8 +145,16 @@ class RemoteSession:
         asyncio.ensure_future(self._host.quiet_request("session.input", payload))
         return len(data)
 
+    @property
+    def pty_size(self) -> tuple[int, int]:
+        """The PTY's size: from the raw stream's size marks while subscribed, else from the details."""
+        if self.raw.size is not None:
+            return self.raw.size
+        size = self._details.get("ptySize") or {}
+        return int(size.get("cols", DEFAULT_PTY_SIZE[0])), int(size.get("rows", DEFAULT_PTY_SIZE[1]))
+
     def resize(self, cols: int, rows: int) -> None:
-        self.pty_size = (cols, rows)
+        """Ask the host to resize the PTY; the size comes back in the raw stream, where it happened."""
         payload = {"sessionId": self.id, "cols": cols, "rows": rows}
         asyncio.ensure_future(self._host.quiet_request("session.resize", payload))
 
@@ -164,8 +171,19 @@ class RemoteSession:
 
         return remove
 
-    def on_raw(self, offset: int, data: bytes) -> None:
+    def on_raw(self, offset: int, data: bytes, size: Any = None, sizes: Any = ()) -> None:
+        """Bytes from the host's ring at ``offset``, with the size in force there and the resizes among them.
+
+        The size in force is taken only when the copy starts afresh (first bytes, or after a gap); after
+        that every resize comes in ``sizes``, in order, even several at one offset.
+        """
+        fresh = self.raw.size is None or offset > self.raw.end
+        self.raw.append_at(offset, b"")  # a gap restarts the copy at ``offset`` before its size is set
+        if size and fresh:
+            self.raw.mark_size(SizeMark(offset, int(size[0]), int(size[1])))
         self.raw.append_at(offset, data)
+        for mark in sizes or ():
+            self.raw.mark_size(SizeMark(*(int(v) for v in mark)))
         if self.pty:
             self.modes.feed(data)
         for cb in list(self._raw_listeners):
@@ -256,7 +274,8 @@ class RemoteHost:
         if method == "raw":
             s = self._sessions.get(params["sessionId"])
             if s is not None:
-                s.on_raw(params["offset"], base64.b64decode(params["data"]))
+                s.on_raw(params["offset"], base64.b64decode(params["data"]), params.get("size"),
+                         params.get("sizes"))
             return
         if method != "event":
             return

@@ -38,8 +38,12 @@ A ``cancel`` notification {id} from the client cancels its request with that id 
 cancelled foreground ``exec`` ends its run, as in-process); the cancelled request gets no answer.
 
 Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,
-data: base64}. A ``raw`` offset larger than the previous end means bytes were dropped in between (the
-subscriber was too slow for the ring): terminal views catch up from the tail.
+data: base64, size: [cols, rows] | null, sizes: [[offset, cols, rows], ...]}. A ``raw`` offset larger than
+the previous end means bytes were dropped in between (the subscriber was too slow for the ring): terminal
+views catch up from the tail. ``size`` is the PTY size the bytes at ``offset`` were written for and
+``sizes`` every resize among them, at its offset: the client's copy of the ring replays them where they
+happened (a resize with no output comes as a ``raw`` with no data). A session's details carry its PTY's
+current size as ``ptySize`` {cols, rows} (null for a pipe session).
 """
 
 from __future__ import annotations

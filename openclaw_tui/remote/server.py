@@ -435,12 +435,15 @@ def _base64(name: str, value: Any) -> bytes:
 
 
 class _RawSubscription:
-    """Pushes a session's raw bytes to one connection from an offset, never more than it can take."""
+    """Pushes a session's raw bytes and terminal sizes to one connection from an offset, never more than it
+    can take. Each push says the size in force where its bytes start and every resize among them, so the
+    client's copy of the ring replays exactly as the host's (a resize with no output is pushed too)."""
 
     def __init__(self, conn: _Connection, session: Session, offset: int) -> None:
         self.conn = conn
         self.session = session
         self.offset = offset
+        self.sizes_sent = -1  # mark number the client has every size up to; the first push always goes
         self.scheduled = False
         self.unsubscribe = session.add_raw_listener(self.schedule)
 
@@ -457,13 +460,20 @@ class _RawSubscription:
             self.scheduled = True
             asyncio.get_running_loop().call_later(0.02, self.push)
             return
-        start, data = self.session.raw.read(self.offset, RAW_CHUNK)
-        if not data:
+        ring = self.session.raw
+        start, data = ring.read(self.offset, RAW_CHUNK)
+        if not data and self.sizes_sent >= ring.marks_end:
             return
-        self.offset = start + len(data)
-        payload = {"sessionId": self.session.id, "offset": start, "data": base64.b64encode(data).decode()}
+        end = start + len(data)
+        if self.sizes_sent < 0 or start > self.offset:  # the first push, or bytes were lost: start afresh
+            self.sizes_sent = ring.first_mark_after(start)
+        marks = [m for m in ring.marks_from(self.sizes_sent) if m.offset <= end]
+        self.sizes_sent = max(self.sizes_sent, ring.marks_base) + len(marks)
+        self.offset = end
+        payload = {"sessionId": self.session.id, "offset": start, "data": base64.b64encode(data).decode(),
+                   "size": ring.size_at(start), "sizes": [list(m) for m in marks]}
         self.conn.send(p.notification("raw", payload))
-        if self.offset < self.session.raw.end:
+        if self.offset < ring.end:
             self.schedule()
 
     def stop(self) -> None:

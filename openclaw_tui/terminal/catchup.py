@@ -7,12 +7,15 @@ where the screen's content stops depending on what came before: the last full re
 screenful of lines. ``ESC[3J`` alone is not such a point: xterm and tmux only drop scrollback for it.
 Modes set in the skipped bytes are carried over with :class:`ModeTracker`, the same cheap scanner the
 core uses, and the colour in force at a line cut is carried by replaying the SGR sequences just before it.
-All searches are ``bytes.rfind``/regex scans in C: a catch-up over a full ring costs about a millisecond.
+The rebuild starts at the size the terminal had at that point; the caller applies the later resizes
+(:mod:`.sizes`). All searches are ``bytes.rfind``/regex scans in C: a catch-up over a full ring costs about
+a millisecond.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from openclaw_tui.core.modes import ALT_SCREENS, ModeTracker
@@ -54,23 +57,25 @@ def last_reset(data: bytes, lo: int = 0) -> int:
     return best
 
 
-def screenful_start(data: bytes, rows: int, lo: int = 0) -> int:
-    """Index just after the ``rows``-th newline from the end (not before ``lo``), or -1 if there are fewer."""
+def screenful_start(data: bytes, rows: int, lo: int = 0, enough: int | None = None) -> int:
+    """Index just after the ``rows``-th newline from the end (not before ``lo``); with fewer, just after
+    the furthest one if at least ``enough`` were found, else -1."""
     pos = len(data)
-    for _ in range(rows):
-        pos = data.rfind(b"\n", lo, pos)
-        if pos < 0:
-            return -1
+    for found in range(rows):
+        before = data.rfind(b"\n", lo, pos)
+        if before < 0:
+            return pos + 1 if enough is not None and found >= enough and found else -1
+        pos = before
     return pos + 1
 
 
-def plan_restart(data: bytes, rows: int, cap: int) -> RestartPlan:
+def plan_restart(data: bytes, rows: int, cap: int, enough: int | None = None) -> RestartPlan:
     """Where to rebuild from so that at most about ``cap`` bytes are parsed.
 
-    A reset point within reach gives an exact screen; a screenful of lines gives an exact screen for
-    scrolling output (allowed to overshoot ``cap`` fourfold, since that is still quick). Failing both, the
-    last ``cap`` bytes are replayed starting at an escape or newline, an approximation that converges as
-    the program keeps drawing.
+    A reset point within reach gives an exact screen; ``rows`` lines (at least ``enough``, if fewer are
+    within reach) give an exact screen for scrolling output (allowed to overshoot ``cap`` fourfold, since
+    that is still quick). Failing both, the last ``cap`` bytes are replayed starting at an escape or
+    newline, an approximation that converges as the program keeps drawing.
     """
     length = len(data)
     if length <= cap:
@@ -79,7 +84,7 @@ def plan_restart(data: bytes, rows: int, cap: int) -> RestartPlan:
     reset = last_reset(data, window)
     if reset >= 0 and length - reset <= cap:
         return RestartPlan(reset, True)
-    lines = screenful_start(data, rows, max(reset, window))
+    lines = screenful_start(data, rows, max(reset, window), enough)
     if lines >= 0:
         return RestartPlan(lines, True)
     start = max(length - cap, reset, 0)
@@ -119,14 +124,23 @@ def carried_sgr(skipped: bytes) -> bytes:
     return b"".join(_SGR.findall(skipped, max(0, len(skipped) - _SGR_WINDOW)))
 
 
-def skip_ahead(screen: TerminalScreen, data: bytes, cap: int, gap: bool = False) -> bytes:
+def skip_ahead(
+    screen: TerminalScreen,
+    data: bytes,
+    cap: int,
+    gap: bool = False,
+    size_at: Callable[[int], tuple[int, int] | None] | None = None,
+    rows: int | None = None,
+) -> int:
     """Get ``screen`` ready to show the end of ``data`` by parsing at most about ``cap`` of its bytes.
 
     When the plan leaves bytes out (or ``gap``: bytes before ``data`` were lost already), the screen is
-    restarted or cleared and the modes and colour the left-out bytes set are carried over. Returns the
-    bytes still to feed, so the caller can time that parse.
+    restarted or cleared, brought to the size in force where the rebuild starts (``size_at`` an index in
+    ``data``), and the modes and colour the left-out bytes set are carried over. ``rows`` is the tallest
+    size the rest of ``data`` is drawn at, for counting back a screenful of lines. Returns the index in
+    ``data`` to feed from, so the caller can apply the resizes after it and time that parse.
     """
-    plan = plan_restart(data, screen.lines, max(cap, 4096))
+    plan = plan_restart(data, max(rows or 0, screen.lines), max(cap, 4096), enough=screen.lines)
     if plan.start > 0 or gap:
         skipped = data[: plan.start]
         modes = carried_modes(screen.private_modes, skipped)
@@ -135,5 +149,8 @@ def skip_ahead(screen: TerminalScreen, data: bytes, cap: int, gap: bool = False)
             screen.restart()
         else:
             screen.skip()
+        size = size_at(plan.start) if size_at is not None else None
+        if size is not None:
+            screen.resize(*size)
         screen.feed(setup + carried_sgr(skipped))
-    return data[plan.start :]
+    return plan.start

@@ -40,12 +40,26 @@ def char_width(char: str) -> int:
 
 
 class Row(dict[int, Cell]):
-    """One screen row: column -> cell, sparse; a missing column is a default blank."""
+    """One screen row: column -> cell, sparse; a missing column is a default blank.
 
-    __slots__ = ()
+    Two marks tmux keeps per row decide how the row is rewrapped when the width changes: ``used``, the
+    columns up to the last cell a program wrote there (erasing never lowers it), and ``wrapped``, set when
+    the text ran on into the next row by autowrap. Both stay at their class defaults on most rows.
+    """
+
+    used = 0
+    wrapped = False
 
     def __missing__(self, x: int) -> Cell:
         return DEFAULT_CELL
+
+
+def blank_row(fill: Cell, columns: int) -> Row:
+    """A row of ``fill`` blanks: empty when the blank is the default one (the common case)."""
+    row = Row()
+    if fill is not DEFAULT_CELL:
+        row.update(dict.fromkeys(range(columns), fill))
+    return row
 
 
 def new_grid(rows: int) -> list[Row]:

@@ -1,12 +1,14 @@
-"""Putting characters on the grid: drawing and erasing.
+"""Putting characters on the grid: drawing, erasing, inserting and deleting characters.
 
 These replace stock pyte's versions, for speed and for correctness. Runs of narrow characters are
 written with one dict update instead of one call per character; wide characters wrap before the last
 column and never leave half of themselves behind; zero-width characters (combining marks, variation
 selectors, zero-width space, and whatever follows a zero-width joiner) attach to the cell before the
-cursor instead of ending the draw; erasing keeps only the background colour; ``ESC[3J`` clears
-scrollback only (there is none here), as in xterm and tmux; ``CSI b`` repeats the last character.
-Mixed into :class:`TerminalScreen`.
+cursor instead of ending the draw; erasing, inserting and deleting leave blanks in the background colour
+(as xterm and tmux do); ``ESC[3J`` clears only the history kept for resizes, as in xterm and tmux;
+``CSI b`` repeats the last character. Each row records how far programs wrote into it and whether an
+autowrap ran it on, tmux's marks for rewrapping after a resize (see :mod:`.reflow`). Mixed into
+:class:`TerminalScreen`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from pyte import modes as mo
 
-from .cells import DEC_GRAPHICS, DEFAULT_CELL, STUB, ZWJ, Cell, Row, blank_of, cells_of, char_width
+from .cells import DEC_GRAPHICS, DEFAULT_CELL, STUB, ZWJ, Cell, blank_of, blank_row, cells_of, char_width
+from .style import DEFAULT_STYLE
 
 _MAX_CELL_DATA = 32  # a cell stops collecting combining marks past this (zalgo text)
 
@@ -36,12 +39,20 @@ class GridOps:
     _joining: bool
     _last_char: str
     _cells: Any
+    history: list[Any]
 
     if TYPE_CHECKING:
 
-        def linefeed(self) -> None: ...
+        def wrap_line(self) -> None: ...
 
-        def insert_characters(self, count: int | None = None) -> None: ...
+        def _blank(self) -> Cell: ...
+
+        def _clear_to_history(self) -> int: ...
+
+        def clear_history(self) -> None: ...
+
+        def _unwrap_above(self, y: int) -> None: ...
+
 
     # -- text ------------------------------------------------------------------------------------
 
@@ -62,6 +73,8 @@ class GridOps:
                 if STUB in (line.get(x, DEFAULT_CELL).data, line.get(end, DEFAULT_CELL).data):
                     self._split_wide(line, x, end)
                 line.update(zip(range(x, end), map(cells.__getitem__, text)))
+                if end > line.used:
+                    line.used = end
                 cursor.x = end
                 self.dirty.add(cursor.y)
                 self._joining = False
@@ -96,8 +109,8 @@ class GridOps:
             x = cursor.x
             if x >= columns:
                 if wrap:
-                    cursor.x = x = 0
-                    self.linefeed()
+                    self.wrap_line()
+                    x = 0
                 else:
                     x = columns - 1
                     pos = length - 1  # without autowrap every further character lands on the last column
@@ -109,6 +122,8 @@ class GridOps:
             line = buffer[cursor.y]
             self._split_wide(line, x, end)
             line.update(zip(range(x, end), map(cells.__getitem__, chunk)))
+            if end > line.used:
+                line.used = end
             cursor.x = end
             pos += len(chunk)
             self.dirty.add(cursor.y)
@@ -126,8 +141,8 @@ class GridOps:
             x = cursor.x
             if x + width > columns:
                 if wrap:
-                    cursor.x = x = 0
-                    self.linefeed()
+                    self.wrap_line()
+                    x = 0
                 else:
                     x = columns - width
             if mo.IRM in self.mode:
@@ -138,6 +153,7 @@ class GridOps:
             line[x] = cells[char]
             if width == 2:
                 line[x + 1] = cells[STUB]
+            line.used = max(line.used, x + width)
             cursor.x = x + width
             self._last_char = char
             self.dirty.add(cursor.y)
@@ -155,6 +171,7 @@ class GridOps:
             cell = line.get(x, DEFAULT_CELL)
         if len(cell.data) < _MAX_CELL_DATA:
             line[x] = Cell(cell.data + char, cell.style)
+            line.used = max(line.used, x + 1)
             self.dirty.add(self.cursor.y)
 
     def _split_wide(self, line: dict[int, Cell], start: int, end: int) -> None:
@@ -180,24 +197,34 @@ class GridOps:
         if start >= end:
             return
         blank = blank_of(self.cursor.attrs.style)
-        if start <= 0 and end >= self.columns and blank is DEFAULT_CELL:
-            self.buffer[y] = Row()
+        if start <= 0 and end >= self.columns:
+            self._clear_row(y, blank)
         else:
             line = self.buffer[y]
             self._split_wide(line, start, end)
             line.update(dict.fromkeys(range(start, end), blank))
         self.dirty.add(y)
 
+    def _clear_row(self, y: int, blank: Cell) -> None:
+        """A whole row erased is a fresh row, and the row above no longer runs on into it (tmux)."""
+        self.buffer[y] = blank_row(blank, self.columns)
+        self._unwrap_above(y)
+
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         # A cursor waiting to wrap (x == columns) erases nothing to its right, as in tmux (xterm would
         # erase the last column); top relies on it to keep its reverse-video header full width.
         x = self.cursor.x
         span = {0: (x, self.columns), 1: (0, x + 1), 2: (0, self.columns)}.get(how)
-        if span is not None:
-            self._erase(self.cursor.y, *span)
+        if span is None:
+            return
+        if span == (0, self.columns) and not self.buffer[self.cursor.y] and self.cursor.attrs.style.bg is None:
+            return  # tmux leaves a row nothing was ever written to alone, marks included
+        self._erase(self.cursor.y, *span)
 
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
         y = self.cursor.y
+        if how == 0 and (self.cursor.x, y) == (0, 0):
+            how = 2  # the whole screen: it goes to the history first, as in tmux
         if how == 0:
             self.erase_in_line(0)
             rows = range(y + 1, self.lines)
@@ -205,9 +232,12 @@ class GridOps:
             self.erase_in_line(1)
             rows = range(y)
         elif how == 2:
+            if self._clear_to_history() == self.lines:
+                return  # every row went to the history and fresh rows came in
             rows = range(self.lines)
         else:
-            return  # 3 clears scrollback only, and this screen keeps none
+            self.clear_history()  # 3 clears the history only (xterm and tmux)
+            return
         for row in rows:
             self._erase(row, 0, self.columns)
 
@@ -215,3 +245,45 @@ class GridOps:
         x = self.cursor.x
         if x < self.columns:
             self._erase(self.cursor.y, x, min(x + (count or 1), self.columns))
+
+    # -- inserting and deleting characters ---------------------------------------------------------
+
+    def insert_characters(self, count: int | None = None) -> None:
+        """``CSI @`` (ICH): blanks in the background colour at the cursor, the rest of the row moves right."""
+        x, columns = self.cursor.x, self.columns
+        if x >= columns:
+            return
+        count = min(count or 1, columns - x)
+        line = self.buffer[self.cursor.y]
+        moved = {k + count: cell for k, cell in line.items() if k >= x and k + count < columns}
+        for k in [k for k in line if k >= x]:
+            del line[k]
+        line.update(moved)
+        line.update(dict.fromkeys(range(x, x + count), self._blank()))
+        if x + count < columns:  # tmux counts the cells it moved as used
+            line.used = columns
+        self.dirty.add(self.cursor.y)
+
+    def delete_characters(self, count: int | None = None) -> None:
+        """``CSI P`` (DCH): the rest of the row moves left, blanks in the background colour enter at its end."""
+        x, columns = self.cursor.x, self.columns
+        if x >= columns:
+            return
+        count = min(count or 1, columns - x)
+        line = self.buffer[self.cursor.y]
+        moved = {k - count: cell for k, cell in line.items() if k >= x + count}
+        for k in [k for k in line if k >= x]:
+            del line[k]
+        line.update(moved)
+        line.update(dict.fromkeys(range(columns - count, columns), self._blank()))
+        if x + count < columns:
+            line.used = max(line.used, columns - count)
+        self.dirty.add(self.cursor.y)
+
+    def alignment_display(self) -> None:
+        """DECALN (``ESC # 8``): the screen filled with ``E``."""
+        cells = cells_of(DEFAULT_STYLE)
+        for line in self.buffer:
+            line.update(dict.fromkeys(range(self.columns), cells["E"]))
+            line.used = self.columns
+        self.dirty.update(range(self.lines))

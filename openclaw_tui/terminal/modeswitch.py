@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pyte import modes as mo
 
 from .cells import DEFAULT_CELL, Cell
+from .reflow import Lines
 
 ALT_SCREEN_MODES = (47, 1047, 1049)
 MOUSE_TRACKING_MODES = (9, 1000, 1002, 1003)
@@ -51,6 +52,10 @@ class ModeSwitching:
     private_modes: dict[int, bool]
     app_keypad: bool
     _main_buffer: Any
+    _main_size: tuple[int, int]
+    history: Any
+    hscrolled: int
+    columns: int
     _saved: _SavedCursor | None
     _saved_for_alt: _SavedCursor | None
     _graphics: list[bool]
@@ -67,6 +72,8 @@ class ModeSwitching:
         def ensure_vbounds(self, use_margins: bool | None = None) -> None: ...
 
         def _new_buffer(self) -> Any: ...
+
+        def _take_lines(self, lines: Lines, cols: int, rows: int) -> None: ...
 
     @property
     def alt_screen(self) -> bool:
@@ -119,16 +126,42 @@ class ModeSwitching:
         if mode == 1049:
             self._saved_for_alt = self._snapshot_cursor()
         self._main_buffer = self.buffer
+        self._main_size = (self.columns, self.lines)
         self.buffer = self._new_buffer()
         self.dirty.update(range(self.lines))
 
     def _leave_alt(self, mode: int) -> None:
+        saved = self._saved_for_alt if mode == 1049 else None
+        if self._main_buffer is not None and self._main_size != (self.columns, self.lines):
+            self._restore_main_resized(saved)
+            if saved is not None:  # its position was brought through the resize; the rest comes back as saved
+                x, y = self.cursor.x, self.cursor.y
+                self._apply_cursor(saved)
+                self.cursor.x, self.cursor.y = x, y
+        else:
+            if self._main_buffer is not None:
+                self.buffer = self._main_buffer
+            if saved is not None:
+                self._apply_cursor(saved)
         if self._main_buffer is not None:
-            self.buffer = self._main_buffer
             self._main_buffer = None
             self.dirty.update(range(self.lines))
-        if mode == 1049 and self._saved_for_alt is not None:
-            self._apply_cursor(self._saved_for_alt)
+        self.cursor.x = min(self.cursor.x, self.columns - 1)  # tmux leaves no wrap pending, even here
+        self.cursor.y = min(self.cursor.y, self.lines - 1)
+
+    def _restore_main_resized(self, saved: _SavedCursor | None) -> None:
+        """The main screen saved at another size comes back as tmux brings it back: the alternate rows are
+        first brought to the saved size (the history may shift with them), the saved rows replace them,
+        and then the whole is resized to the current size with the main screen's rules."""
+        cols, rows = self.columns, self.lines
+        saved_cols, saved_rows = self._main_size
+        lines = Lines(self.history, self.buffer, self.hscrolled, False, self.cursor.x, self.cursor.y)
+        lines.resize(cols, saved_cols, saved_rows, reflow=True)
+        x, y = (saved.x, saved.y) if saved is not None else lines.cursor
+        lines = Lines(lines.history, self._main_buffer, lines.hscrolled, True, x, y)
+        lines.resize(saved_cols, cols, rows, reflow=True)
+        self._take_lines(lines, cols, rows)
+        self.cursor.x = min(self.cursor.x, cols - 1)
 
     # -- saved cursor ----------------------------------------------------------------------------
 

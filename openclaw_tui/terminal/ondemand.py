@@ -2,27 +2,32 @@
 cursor-position query, and an agent reading the screen of a full-screen program.
 
 Nothing is kept: the screen is rebuilt from the output the ring still holds, with the same catch-up a view
-uses when it falls behind (:mod:`.catchup`), so it is exact for scrolling output and right again after a
-full-screen program's next full redraw, and it costs a parse of at most about ``window`` bytes.
+uses when it falls behind (:mod:`.catchup`) and the resizes recorded among the bytes, so it is exact for
+scrolling output and right again after a full-screen program's next full redraw, it reports the size the
+program really has, and it costs a parse of at most about ``window`` bytes.
 """
 
 from __future__ import annotations
 
 from .catchup import skip_ahead
 from .screen import TerminalScreen
+from .sizes import feed_sized, rows_to_rebuild
 from .source import ScreenSource
 
 SCREEN_WINDOW = 256 * 1024  # output parsed for an agent's screen read
 
 
 def screen_at(source: ScreenSource, offset: int, window: int) -> TerminalScreen:
-    """The screen as it was once the output up to ring offset ``offset`` was drawn."""
-    cols, rows = source.pty_size
+    """The screen as it was once the output up to ring offset ``offset`` was drawn, at the sizes it had."""
     ring = source.raw
     first = max(ring.start, offset - window)
     _, history = ring.read(first, max(0, offset - first))
-    screen = TerminalScreen(cols, rows)
-    screen.feed(skip_ahead(screen, history, window))
+    size = ring.size_at(first) or tuple(source.pty_size)
+    marks = [m for m in ring.marks_from(ring.first_mark_after(first)) if m.offset <= offset]
+    screen = TerminalScreen(*size)
+    begin = skip_ahead(screen, history, window, size_at=lambda i: ring.size_at(first + i),
+                       rows=rows_to_rebuild(size[1], marks))
+    feed_sized(screen, first + begin, history[begin:], [m for m in marks if m.offset > first + begin])
     return screen
 
 

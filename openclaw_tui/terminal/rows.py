@@ -1,85 +1,21 @@
-"""Moving rows: scrolling regions, inserted and deleted lines, tab stops, and fitting the grid to a new size.
+"""Moving the cursor from the wrap point, and tab stops.
 
-Rows are list entries, so scrolling a region is one list splice instead of stock pyte's row-by-row dict
-shuffle (the largest cost when output scrolls). ``index`` also fixes a pyte slip: a line feed below the
-scroll region moves the cursor down, where pyte pulled it back up to the region's bottom. ``CSI S``/``T``
-(scroll up/down) and ``CSI Z`` (back tab), which pyte lacks, live here. Mixed into :class:`TerminalScreen`.
+``CSI Z`` (back tab), which pyte lacks, lives here. Mixed into :class:`TerminalScreen`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cells import STUB, Row, cells_of, char_width
-
 
 class RowOps:
-    """Row-level editing of the grid (``self.buffer``: a list of rows, each {column: Cell})."""
+    """Cursor moves along and across rows."""
 
     buffer: Any
     cursor: Any
     columns: int
     lines: int
     margins: Any
-    dirty: set[int]
-    tabstops: set[int]
-
-    # -- scrolling -------------------------------------------------------------------------------
-
-    def _region(self) -> tuple[int, int]:
-        return (self.margins.top, self.margins.bottom) if self.margins else (0, self.lines - 1)
-
-    def _shift_rows(self, first: int, last: int, count: int) -> None:
-        """Move rows ``first..last`` up by ``count`` (down if negative); blank rows fill the gap."""
-        if first > last or count == 0:
-            return
-        buffer = self.buffer
-        count = max(-(last - first + 1), min(count, last - first + 1))
-        if count > 0:
-            buffer[first : last + 1] = buffer[first + count : last + 1] + [Row() for _ in range(count)]
-        else:
-            buffer[first : last + 1] = [Row() for _ in range(-count)] + buffer[first : last + 1 + count]
-        if len(self.dirty) < self.lines:
-            self.dirty.update(range(first, last + 1))
-
-    def scroll_up(self, count: int = 1) -> None:
-        """``CSI S`` (SU): move the scroll region's rows up, blank rows entering at the bottom."""
-        top, bottom = self._region()
-        self._shift_rows(top, bottom, max(count, 1))
-
-    def scroll_down(self, count: int = 1) -> None:
-        """``CSI T`` (SD): move the scroll region's rows down, blank rows entering at the top."""
-        top, bottom = self._region()
-        self._shift_rows(top, bottom, -max(count, 1))
-
-    def insert_lines(self, count: int | None = None) -> None:
-        """``CSI L``: blank rows at the cursor's row, pushing the rest of the region down."""
-        top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            self._shift_rows(self.cursor.y, bottom, -(count or 1))
-            self.cursor.x = 0
-
-    def delete_lines(self, count: int | None = None) -> None:
-        """``CSI M``: remove rows at the cursor's row, pulling the rest of the region up."""
-        top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            self._shift_rows(self.cursor.y, bottom, count or 1)
-            self.cursor.x = 0
-
-    def index(self) -> None:
-        """Down a row, scrolling at the bottom margin; below the region it just moves (pyte moved it up)."""
-        top, bottom = self._region()
-        if self.cursor.y == bottom:
-            self._shift_rows(top, bottom, 1)
-        elif self.cursor.y < self.lines - 1:
-            self.cursor.y += 1
-
-    def reverse_index(self) -> None:
-        top, bottom = self._region()
-        if self.cursor.y == top:
-            self._shift_rows(top, bottom, -1)
-        elif self.cursor.y > 0:
-            self.cursor.y -= 1
 
     # -- moves from the wrap point ---------------------------------------------------------------
 
@@ -119,20 +55,3 @@ class RowOps:
         for _ in range(max(count, 1)):
             x = max((stop for stop in self.tabstops if stop < x), default=0)
         self.cursor.x = x
-
-    # -- size ------------------------------------------------------------------------------------
-
-    def _fit_buffer(self, buffer: list[Row], cursor_y: int, cols: int, rows: int) -> int:
-        """Cut or grow ``buffer`` to ``cols`` x ``rows`` keeping the cursor's row; returns how far rows moved up."""
-        shift = max(0, cursor_y + 1 - rows)
-        del buffer[:shift]
-        del buffer[rows:]
-        buffer.extend(Row() for _ in range(rows - len(buffer)))
-        if cols < self.columns:
-            for line in buffer:
-                for x in [x for x in line if x >= cols]:
-                    del line[x]
-                last = line.get(cols - 1)
-                if last is not None and last.data != STUB and char_width(last.data[:1]) == 2:
-                    line[cols - 1] = cells_of(last.style)[" "]
-        return shift

@@ -1,11 +1,13 @@
 """The terminal screen: what a session's PTY output looks like right now.
 
-``TerminalScreen`` is a ``pyte.Screen`` (no history: scrollback comes from the session's retained text)
-with its own byte parser (:mod:`.parser`, several times faster than pyte's) and the fixes listed in
-:mod:`.grid`, :mod:`.rows` and :mod:`.modeswitch`, so that it draws what tmux draws for the same bytes
-(the fidelity tests hold it to that): zero-width characters, wide characters, the alternate screen,
-``CSI S/T/b/Z/s/u``, DEC line drawing. Given ``on_reply``, it answers the queries programs send (cursor
-position, device status and attributes); the host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
+``TerminalScreen`` is a ``pyte.Screen`` (no scrollback: that comes from the session's retained text; the
+short history in :mod:`.scroll` only serves resizes) with its own byte parser (:mod:`.parser`, several
+times faster than pyte's) and the fixes listed in :mod:`.grid`, :mod:`.scroll`, :mod:`.rows` and
+:mod:`.modeswitch`, so that it draws what tmux draws for the same bytes (the fidelity tests hold it to
+that): zero-width characters, wide characters, the alternate screen, background colour erase,
+``CSI S/T/b/Z/s/u``, DEC line drawing, and resizes as tmux does them (:mod:`.reflow`). Given
+``on_reply``, it answers the queries programs send (cursor position, device status and attributes); the
+host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
 ``row_runs()``/``rows_as_runs()``, ``cursor_xy``, ``cursor_visible``, ``cursor_cell``, ``modes`` and
 ``take_dirty()``.
 """
@@ -24,8 +26,10 @@ from .dispatch import dispatch_tables
 from .grid import GridOps
 from .modeswitch import ModeSwitching, TerminalModes, _SavedCursor
 from .parser import ByteParser, int_params
+from .reflow import Lines
 from .rows import RowOps
 from .runs import RunsMixin
+from .scroll import HISTORY_LINES, ScrollOps
 from .style import DEFAULT_STYLE, Style, apply_sgr
 
 _SGR_CELLS: dict[tuple[int, str], tuple[Style, CellCache]] = {}
@@ -33,7 +37,7 @@ PRIMARY_DA = b"\x1b[?62;22c"  # a VT220 with ANSI colour: what programs need to 
 SECONDARY_DA = b"\x1b[>1;10;0c"
 
 
-class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  # type: ignore[misc]  # display() is a method
+class TerminalScreen(RunsMixin, ModeSwitching, GridOps, ScrollOps, RowOps, pyte.Screen):  # type: ignore[misc]  # display() is a method
     """A ``cols`` x ``rows`` screen fed with raw bytes.
 
     Args:
@@ -51,6 +55,9 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  #
         self._saved: _SavedCursor | None = None
         self._saved_for_alt: _SavedCursor | None = None
         self._main_buffer: Any = None
+        self._main_size = (cols, rows)
+        self.history: list[Row] = []
+        self.hscrolled = 0
         self.private_modes: dict[int, bool] = {}
         self.app_keypad = False
         self._cells = cells_of(DEFAULT_STYLE)
@@ -184,8 +191,9 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  #
         self._saved = self._saved_for_alt = None
 
     def restart(self) -> None:
-        """Blank power-on state, forgetting any half-read input: the view rebuilds from here."""
+        """Blank power-on state, forgetting any half-read input and the history: the view rebuilds from here."""
         self.reset()
+        self.clear_history()
         self._parser.reset()
 
     def skip(self) -> None:
@@ -193,22 +201,27 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, RowOps, pyte.Screen):  #
         self._parser.reset()
 
     def resize(self, cols: int | None = None, rows: int | None = None) -> None:
-        """New size in cells, keeping the cursor's row on screen; no reflow (the program redraws)."""
+        """New size in cells, as tmux resizes a pane (see :mod:`.reflow`): the main screen is rewrapped and
+        keeps its history, the alternate screen is cut or extended and left for the program to redraw."""
         cols, rows = cols or self.columns, rows or self.lines
         if (cols, rows) == (self.columns, self.lines):
             return
-        shift = self._fit_buffer(self.buffer, self.cursor.y, cols, rows)
-        if self._main_buffer is not None:
-            saved_y = self._saved_for_alt.y if self._saved_for_alt else self.lines - 1
-            self._fit_buffer(self._main_buffer, saved_y, cols, rows)
-        self.cursor.y -= shift
-        if cols > self.columns:
-            self.tabstops.update(range(8 * (self.columns // 8 + 1), cols, 8))
-        self.tabstops = {stop for stop in self.tabstops if stop < cols}
+        main = self._main_buffer is None
+        lines = Lines(self.history, self.buffer, self.hscrolled, main, self.cursor.x, self.cursor.y)
+        lines.resize(self.columns, cols, rows, reflow=main)
+        self._take_lines(lines, cols, rows)
+
+    def _take_lines(self, lines: Lines, cols: int, rows: int) -> None:
+        """Adopt the rows and cursor of a resize (tmux resets tab stops on a new width, margins on a new height)."""
+        self.history = lines.history[-HISTORY_LINES:]
+        self.hscrolled = min(lines.hscrolled, len(self.history))
+        self.buffer = lines.visible
+        self.cursor.x, self.cursor.y = lines.cursor  # x may be past a narrower width: tmux keeps it there
+        if cols != self.columns:
+            self.tabstops = set(range(8, cols, 8))
+        if rows != self.lines:
+            self.margins = None
         self.columns, self.lines = cols, rows
-        self.margins = None
-        self.ensure_hbounds()
-        self.ensure_vbounds()
         self.dirty.update(range(rows))
 
     # -- replies ---------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ class ScreenSource(Protocol):
     """The session's raw output ring."""
 
     pty_size: tuple[int, int]
-    """(cols, rows) of the PTY now."""
+    """(cols, rows) of the PTY now (the newest size mark in ``raw``); used when ``raw`` has no marks."""
 
 
 class RawSource(ScreenSource, Protocol):
@@ -30,5 +30,6 @@ class RawSource(ScreenSource, Protocol):
         ...
 
     def resize(self, cols: int, rows: int) -> None:
-        """Set the PTY window size and signal SIGWINCH."""
+        """Set the PTY window size (the program gets SIGWINCH); recorded in ``raw`` as a size mark, and raw
+        listeners are called. Views never call it: only the operator's type-through or fit does."""
         ...

@@ -7,6 +7,10 @@ the view only reads that ring, remembering the absolute offset it parsed up to. 
 the ring already dropped bytes the view had not read, the view rebuilds its screen from the tail (see
 :mod:`.catchup`) so what it shows is current within a frame and the child is never slowed. A screen
 exists only while a view does; ``close()`` lets both go.
+
+Watching never changes the program's terminal: the view's screen always has the PTY's own size, taken
+from the size marks in the ring. It resizes as it parses past each mark, so it shows exactly what a
+terminal that lived through the same bytes and resizes shows, however late it attached.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 
 from .catchup import skip_ahead
 from .screen import TerminalScreen
+from .sizes import feed_sized, rows_to_rebuild
 from .source import RawSource
 
 SLICE = 16 * 1024  # most bytes fed per step: big enough to amortise calls, small enough to stop on time
@@ -25,35 +30,33 @@ ATTACH_BUDGET_FACTOR = 4  # attaching may spend a few frames' worth once, to sta
 
 
 class LiveView:
-    """A :class:`TerminalScreen` kept current with a session's output.
+    """A :class:`TerminalScreen` kept current with a session's output, at the session's terminal size.
 
     Args:
-        source: the session (see :class:`RawSource`).
-        cols, rows: the view's size; the PTY is resized to match if it differs.
+        source: the session (see :class:`RawSource`); the view never resizes it.
         budget_ms: parse time allowed per :meth:`advance` call.
-        on_output: called (on the loop) when new output arrives, so the UI can schedule a frame.
+        on_output: called (on the loop) when new output arrives or the terminal is resized, so the UI can
+            schedule a frame.
     """
 
     def __init__(
         self,
         source: RawSource,
-        cols: int,
-        rows: int,
         budget_ms: float = 8.0,
         on_output: Callable[[], None] | None = None,
     ) -> None:
         self.source = source
         self.budget = budget_ms / 1000.0
         self.on_output = on_output
-        self.screen = TerminalScreen(cols, rows)
+        ring = source.raw
+        self.screen = TerminalScreen(*(ring.size_at(ring.start) or tuple(source.pty_size)))
         self.rate = INITIAL_RATE
         self.catch_ups = 0  # how many times the view skipped ahead (for tests and diagnostics)
-        self._offset = source.raw.start
+        self._offset = ring.start
+        self._mark = ring.first_mark_after(ring.start)  # the next size mark to apply
         self._closed = False
         self._rebuild(int(self.rate * self.budget * ATTACH_BUDGET_FACTOR), count=False)
         self._unsubscribe = source.add_raw_listener(self._on_raw)
-        if tuple(source.pty_size) != (cols, rows):
-            source.resize(cols, rows)
 
     @property
     def offset(self) -> int:
@@ -62,13 +65,14 @@ class LiveView:
 
     @property
     def behind(self) -> int:
-        """Bytes of output not parsed yet."""
-        return max(0, self.source.raw.end - self._offset)
+        """Bytes of output not parsed yet (a resize not applied yet counts as one)."""
+        ring = self.source.raw
+        return max(0, ring.end - self._offset) + (self._mark < ring.marks_end)
 
     def advance(self) -> bool:
         """Parse what the frame budget allows, or catch up from the tail; True if the screen changed."""
         ring = self.source.raw
-        if self._closed or self._offset >= ring.end:
+        if self._closed or (self._offset >= ring.end and self._mark >= ring.marks_end):
             return False
         budget_bytes = int(self.rate * self.budget)
         if self._offset < ring.start or ring.end - self._offset > budget_bytes:
@@ -76,8 +80,20 @@ class LiveView:
             return True
         deadline = time.perf_counter() + self.budget
         piece = min(SLICE, max(MIN_SLICE, budget_bytes // 4))  # several deadline checks per frame
-        while self._offset < ring.end:
-            start, data = ring.read(self._offset, piece)
+        while True:
+            self._mark = max(self._mark, ring.marks_base)
+            marks = ring.marks_from(self._mark)
+            for mark in marks:  # resizes that happened where the parse stands
+                if mark.offset > self._offset:
+                    break
+                self.screen.resize(mark.cols, mark.rows)
+                self._mark += 1
+            if self._offset >= ring.end:
+                break
+            limit = piece
+            if self._mark < ring.marks_end:  # stop at the next resize
+                limit = min(limit, ring.marks_from(self._mark)[0].offset - self._offset)
+            start, data = ring.read(self._offset, limit)
             began = time.perf_counter()
             self.screen.feed(data)
             finished = time.perf_counter()
@@ -86,11 +102,6 @@ class LiveView:
             if finished >= deadline:
                 break
         return True
-
-    def resize(self, cols: int, rows: int) -> None:
-        """Resize the screen and the PTY (the child gets SIGWINCH and redraws)."""
-        self.screen.resize(cols, rows)
-        self.source.resize(cols, rows)
 
     def close(self) -> None:
         """Stop listening to the session; the view and its screen can then be collected."""
@@ -108,13 +119,19 @@ class LiveView:
             self.rate = 0.7 * self.rate + 0.3 * (size / seconds)
 
     def _rebuild(self, cap: int, count: bool = True) -> None:
-        """Bring the screen to the ring's end, parsing at most about ``cap`` bytes."""
-        start, data = self.source.raw.read(self._offset)
+        """Bring the screen to the ring's end, parsing at most about ``cap`` bytes, resizing where it was resized."""
+        ring = self.source.raw
+        start, data = ring.read(self._offset)
         if count:
             self.catch_ups += 1
-        rest = skip_ahead(self.screen, data, cap, gap=start > self._offset)
+        ahead = ring.marks_from(ring.first_mark_after(start))
+        begin = skip_ahead(self.screen, data, cap, gap=start > self._offset,
+                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.lines, ahead))
+        if begin or start > self._offset:  # restarted at the size in force there: only later resizes apply
+            self._mark = ring.first_mark_after(start + begin)
         began = time.perf_counter()
-        self.screen.feed(rest)
-        self._measure(len(rest), time.perf_counter() - began)
+        feed_sized(self.screen, start + begin, data[begin:], ring.marks_from(self._mark))
+        self._measure(len(data) - begin, time.perf_counter() - began)
+        self._mark = ring.marks_end
         self.screen.dirty.update(range(self.screen.lines))
         self._offset = start + len(data)

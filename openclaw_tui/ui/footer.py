@@ -17,7 +17,8 @@ from textual.widgets._footer import FooterKey
 HELP_ACTION = "toggle_help"
 
 # Actions whose keys leave the footer first when it is narrow, by action name (the keys are remappable).
-DROP_ORDER = ("copy", "remove", "clear", "paste", "submit", "cycle_state", "toggle_log", "focus_filter")
+# Fit goes first: a terminal view too small for its PTY names the fit key on its own last row.
+DROP_ORDER = ("fit", "copy", "remove", "clear", "paste", "submit", "cycle_state", "toggle_log", "focus_filter")
 
 # FooterKey's own padding (``0 1`` around the key, ``0 1 0 0`` after the description) around its text.
 _KEY_PADDING = 3

@@ -2,10 +2,15 @@
 
 A :class:`~openclaw_tui.terminal.LiveView` keeps a screen current with the session's raw output; this
 widget advances it at most ``FPS`` times a second, only when output arrived and the previous frame is on
-screen, then refreshes just the rows the screen marked dirty (plus the rows the cursor left and entered). Each row is a few
-``(text, Style)`` runs; terminal styles are converted to Rich styles once and cached. The PTY follows
-the widget's size. In type-through mode every key and paste goes to the session as the operator's
-input; Ctrl+] (the telnet escape, which programs rarely need) leaves it, or the key the keymap binds.
+screen, then refreshes just the rows the screen marked dirty (plus the rows the cursor left and entered).
+Each row is a few ``(text, Style)`` runs; terminal styles are converted to Rich styles once and cached.
+
+Watching never changes the agent's terminal: the screen always has the PTY's own size. When the pane is
+smaller, the widget shows the part around the cursor (as tmux shows a window larger than its client) and
+says so on its last row; when it is larger, the rest stays blank. The PTY is resized only while the
+operator types through (it then fits the pane, and gets its earlier size back when type-through ends) or
+by :meth:`fit`. In type-through mode every key and paste goes to the session as the operator's input;
+Ctrl+] (the telnet escape, which programs rarely need) leaves it, or the key the keymap binds.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from ..terminal import LiveView, Style
 from .keymap import key_event_bytes
 
 FPS = 40  # frame cap; headroom above the 30 paints/s the dashboard must keep during a flood
+NOTICE_STYLE = RichStyle(dim=True, reverse=True)
 BUDGET_MS = 8.0
 LEAVE_KEY = "ctrl+right_square_bracket"
 LEAVE_KEY_DISPLAY = "ctrl+]"
@@ -40,6 +46,28 @@ def _colour(value: int | str | None) -> Color | None:
     if isinstance(value, int):
         return Color.from_ansi(value)
     return Color.parse(value)
+
+
+def _offset(cursor: int, size: int, shown: int) -> int:
+    """First cell shown of ``size`` cells in a window of ``shown``: the window holds the cursor, at either
+    end when it is near that end, else centred on it (tmux's rule for a window larger than its client)."""
+    if size <= shown or cursor < shown:
+        return 0
+    if cursor > size - shown:
+        return size - shown
+    return cursor - shown // 2
+
+
+def binding_key_display(widget: Widget, binding_id: str) -> str:
+    """The key bound (after the keymap) to the binding ``binding_id`` of ``widget`` or an ancestor, as the
+    footer shows it; empty if none is bound."""
+    for node in widget.ancestors_with_self:
+        found = [b for _, b in getattr(node, "_bindings", BindingsMap()) if b.id == binding_id]
+        if found:
+            bindings = BindingsMap(found)
+            bindings.apply_keymap(widget.app._keymap)
+            return widget.app.get_key_display(next(b for _, b in bindings))
+    return ""
 
 
 def _row_spans(rows: list[int], width: int) -> list[Region]:
@@ -84,6 +112,8 @@ class TerminalView(Widget, can_focus=True):
         self.paints = 0  # frames that were actually drawn (render_line ran for them)
         self._painted_frame = 0
         self._leave_keys = {LEAVE_KEY}
+        self.origin = (0, 0)  # screen cell shown at the pane's top left (non-zero when the PTY is larger)
+        self._restore: tuple[Session, tuple[int, int]] | None = None  # the size to give back after typing
 
     def on_mount(self) -> None:
         self.set_interval(1 / FPS, self._frame)
@@ -98,25 +128,17 @@ class TerminalView(Widget, can_focus=True):
             self.live = None
         self.session = session
         self._cursor_row = None
-        self._start_live()
+        self.origin = (0, 0)
+        if session is not None:
+            self.live = LiveView(session, budget_ms=BUDGET_MS, on_output=self._mark)
+            self._pending = True
         self.refresh()
 
-    def _start_live(self) -> None:
-        width, height = self.size
-        if self.session is None or self.live is not None or width <= 0 or height <= 0:
-            return
-        self.live = LiveView(self.session, width, height, budget_ms=BUDGET_MS, on_output=self._mark)
-        self._pending = True
-
     def on_resize(self, event: events.Resize) -> None:
-        width, height = event.size
-        if width <= 0 or height <= 0:
-            return
-        if self.live is None:
-            self._start_live()
-        elif (width, height) != (self.live.screen.cols, self.live.screen.rows):
-            self.live.resize(width, height)
-            self._pending = True
+        if self.type_through:
+            self.fit()  # typing through, the program gets the pane's size
+        self._pending = True
+        self._place()
         self.refresh()
 
     def on_unmount(self) -> None:
@@ -127,12 +149,55 @@ class TerminalView(Widget, can_focus=True):
     def _mark(self) -> None:
         self._pending = True
 
+    # -- size -----------------------------------------------------------------------------------
+    def fit(self) -> bool:
+        """Resize the PTY to this pane (the program gets SIGWINCH); False if there is no PTY to fit."""
+        session = self.session
+        width, height = self.size
+        if session is None or not session.pty or not session.running or width <= 0 or height <= 0:
+            return False
+        session.resize(width, height)
+        return True
+
+    @property
+    def cropped(self) -> bool:
+        """The PTY is larger than the pane: only part of it is shown, and the last row says so."""
+        if self.live is None:
+            return False
+        screen = self.live.screen
+        return screen.cols > self.size.width or screen.rows > self.size.height
+
+    def _place(self) -> bool:
+        """Choose which part of a larger screen the pane shows, keeping the cursor in it as tmux does (the
+        top left when the program hides its cursor, as ``top`` does); True if that changed."""
+        origin = (0, 0)
+        if self.live is not None and self.cropped and self.live.screen.cursor_visible:
+            screen = self.live.screen
+            x, y = screen.cursor_xy
+            width, height = self.size.width, max(1, self.size.height - 1)  # the last row is the notice
+            origin = (_offset(x, screen.cols, width), _offset(y, screen.rows, height))
+        changed = origin != self.origin
+        self.origin = origin
+        return changed
+
+    def _notice(self, width: int) -> Strip:
+        screen = self.live.screen  # type: ignore[union-attr]
+        ox, oy = self.origin
+        shown_cols = min(width, screen.cols - ox)
+        shown_rows = min(self.size.height - 1, screen.rows - oy)
+        key = binding_key_display(self, "fit")
+        text = (f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
+                f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ")
+        return Strip([Segment(text, self._base + NOTICE_STYLE)]).crop(0, width).adjust_cell_length(  # type: ignore[operator]
+            width, self._base)
+
     # -- frames ---------------------------------------------------------------------------------
     def _frame(self) -> None:
         live = self.live
         if live is None or not self._pending or self._painted_frame != self.frames:
             return  # nothing new, or the last frame is not on screen yet: parsing more would be wasted
         self._pending = live.behind > 0
+        size = (live.screen.cols, live.screen.rows)
         if not live.advance():
             return
         screen = live.screen
@@ -141,27 +206,38 @@ class TerminalView(Widget, can_focus=True):
         if cursor != self._cursor_row:
             rows.update(r for r in (cursor, self._cursor_row) if r is not None)
             self._cursor_row = cursor
-        if not rows:
+        moved = self._place()
+        if not rows and not moved and size == (screen.cols, screen.rows):
             return
         self.frames += 1
+        if moved or size != (screen.cols, screen.rows) or self.cropped:
+            self.refresh()  # the part shown moved, or the notice changed with it
+            return
         self.refresh(*_row_spans(sorted(rows), self.size.width))
 
     def render_line(self, y: int) -> Strip:
         if self.frames != self._painted_frame:
             self._painted_frame = self.frames
             self.paints += 1
-        width = self.size.width
+        width, height = self.size
         live = self.live
         base = self._base
         if base is None:  # computing rich_style is costly; it only changes with the CSS (focus, theme)
             base = self._base = self.rich_style
             self._styles = {}
-        if live is None or y >= live.screen.rows:
+        if live is None:
+            return Strip.blank(width, base)
+        cropped = self.cropped
+        if cropped and y == height - 1:
+            return self._notice(width)
+        ox, oy = self.origin
+        row = y + oy
+        if row >= live.screen.rows:
             return Strip.blank(width, base)
         show_cursor = self.session is not None and self.session.running
         styles = self._styles
         segments = []
-        for text, style in live.screen.row_runs(y, show_cursor):
+        for text, style in live.screen.row_runs(row, show_cursor):
             rich = styles.get(style)
             if rich is None:
                 rich = styles[style] = base + RichStyle(
@@ -170,7 +246,10 @@ class TerminalView(Widget, can_focus=True):
                     strike=style.strikethrough,
                 )
             segments.append(Segment(text, rich))
-        return Strip(segments).adjust_cell_length(width, base)
+        strip = Strip(segments)
+        if ox:
+            strip = strip.crop(ox, ox + width)
+        return strip.adjust_cell_length(width, base)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -199,8 +278,7 @@ class TerminalView(Widget, can_focus=True):
     @property
     def leave_key_display(self) -> str:
         """The leave key as the footer shows it (``ctrl+]`` unless remapped)."""
-        found = self.leave_bindings()
-        return self.app.get_key_display(found[0]) if found else LEAVE_KEY_DISPLAY
+        return binding_key_display(self, "leave-type-through") or LEAVE_KEY_DISPLAY
 
     def enter_type_through(self) -> bool:
         if not self.can_type():
@@ -219,7 +297,19 @@ class TerminalView(Widget, can_focus=True):
         return True
 
     def watch_type_through(self, active: bool) -> None:
+        if active and self.session is not None:
+            self._restore = (self.session, tuple(self.session.pty_size))  # type: ignore[arg-type]
+            self.call_after_refresh(self._fit_if_typing)  # once the banner has taken its row
+        elif not active and self._restore is not None:
+            session, size = self._restore
+            self._restore = None
+            if session.running:
+                session.resize(*size)
         self.post_message(self.TypeThroughChanged(active))
+
+    def _fit_if_typing(self) -> None:
+        if self.type_through:
+            self.fit()
 
     def type_key(self, event: events.Key) -> bool:
         """Send a key event to the session if type-through is on; False (not taken) for the leave key."""

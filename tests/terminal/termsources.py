@@ -1,6 +1,7 @@
 """Test helpers: two real implementations of ``RawSource`` for live views.
 
-``MemorySource`` holds a real ``RawRing`` that the test appends to, and records resizes.
+``MemorySource`` holds a real ``RawRing`` that the test appends to, and records resizes (as size marks in
+the ring, the way a session does, and in ``resizes``).
 ``PtySource`` runs a real child in a PTY and drains it on the asyncio loop the way the core does
 (``loop.add_reader`` + ``os.read``, ``EIO`` meaning end of file); it is test code, not product code.
 """
@@ -43,11 +44,21 @@ class _Listeners:
             cb()
 
 
-class MemorySource(_Listeners):
+class _Sized(_Listeners):
+    raw: RawRing
+
+    @property
+    def pty_size(self) -> tuple[int, int]:
+        size = self.raw.size
+        assert size is not None
+        return size
+
+
+class MemorySource(_Sized):
     def __init__(self, cols: int = 80, rows: int = 24, capacity: int = 1 << 20) -> None:
         super().__init__()
         self.raw = RawRing(capacity)
-        self.pty_size = (cols, rows)
+        self.raw.resize(cols, rows)
         self.resizes: list[tuple[int, int]] = []
 
     def emit(self, data: bytes) -> None:
@@ -56,17 +67,18 @@ class MemorySource(_Listeners):
         self._notify()
 
     def resize(self, cols: int, rows: int) -> None:
-        self.pty_size = (cols, rows)
+        self.raw.resize(cols, rows)
         self.resizes.append((cols, rows))
+        self._notify()
 
 
-class PtySource(_Listeners):
+class PtySource(_Sized):
     def __init__(self, argv: list[str], cols: int = 80, rows: int = 24) -> None:
         super().__init__()
         env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
         self.child = ptyprocess.PtyProcess.spawn(argv, dimensions=(rows, cols), env=env)
         self.raw = RawRing()
-        self.pty_size = (cols, rows)
+        self.raw.resize(cols, rows)
         self.eof = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self._loop.add_reader(self.child.fd, self._readable)
@@ -86,8 +98,9 @@ class PtySource(_Listeners):
         self._notify()
 
     def resize(self, cols: int, rows: int) -> None:
+        self.raw.resize(cols, rows)
         self.child.setwinsize(rows, cols)  # the kernel sends SIGWINCH to the child's process group
-        self.pty_size = (cols, rows)
+        self._notify()
 
     def close(self) -> None:
         if not self.eof.is_set():

@@ -61,3 +61,16 @@ def test_over_budget_the_previous_cursor_answer_is_given_again(monkeypatch) -> N
     assert ask(source, replies, b"\x1b[?6n") == b"\x1b[?1;9;1R"  # no earlier answer of this kind: worked out
     monkeypatch.setattr(replies_module, "BUDGET_S", 1.0)
     assert ask(source, replies, b"\x1b[6n") == b"\x1b[1;9R"
+
+
+def test_the_cursor_answer_follows_the_resizes_where_they_happened() -> None:
+    # A cursor past the end of its row's text goes to that end when the width changes, as in tmux: the
+    # answer needs the resize where it happened, not a replay of everything at the size in force now.
+    source = MemorySource(cols=40, rows=10)
+    source.emit(b"abc\x1b[5;35H")
+    source.resize(80, 10)
+    after = ask(source, TerminalReplies(source), b"\x1b[6n")
+    assert after == b"\x1b[5;1R"
+    replayed_at_the_new_size = MemorySource(cols=80, rows=10)
+    replayed_at_the_new_size.emit(b"abc\x1b[5;35H")
+    assert ask(replayed_at_the_new_size, TerminalReplies(replayed_at_the_new_size), b"\x1b[6n") == b"\x1b[5;35R"

@@ -1,4 +1,4 @@
-"""The app as a whole: the factory, the demo, the terminal following the view's size, the pipe log."""
+"""The app as a whole: the factory, the demo, the pipe log (the terminal's sizing: test_terminal_view.py)."""
 
 from __future__ import annotations
 
@@ -26,17 +26,6 @@ async def test_demo_starts_the_example_sessions_and_quitting_ends_them():
         await until(pilot, lambda: any(s.kernel_wait == "password-prompt" or s.waiting for s in sessions),
                     "a demo prompt waiting")
     assert host.closed and not any(s.running for s in sessions)
-
-
-async def test_terminal_follows_the_view_size(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
-        sid = await start(host, "sleep 60", pty=True)
-        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
-        terminal = app.workspace.view.terminal
-        await until(pilot, lambda: host.session(sid).pty_size == tuple(terminal.size), "the PTY at the view size")
-        await pilot.resize_terminal(100, 30)
-        await until(pilot, lambda: terminal.size.width == 100, "the view to shrink")
-        await until(pilot, lambda: host.session(sid).pty_size == tuple(terminal.size), "the PTY to follow")
 
 
 async def test_pipe_session_is_a_log_with_stderr_marked(app: DashboardApp, host):

@@ -22,7 +22,8 @@ from .list import SessionList
 from .pane import SessionsPane
 from .view import SessionView
 
-_SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log"}
+_SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
+                    "fit"}
 
 
 class Workspace(Vertical):
@@ -38,6 +39,7 @@ class Workspace(Vertical):
         Binding("r", "remove", "Remove", id="remove"),
         Binding("y", "copy", "Copy", id="copy"),
         Binding("l", "toggle_log", "Log", id="log"),
+        Binding("equals_sign", "fit", "Fit", id="fit"),
     ]
 
     def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
@@ -211,6 +213,12 @@ class Workspace(Vertical):
             text, what = session.output.full_text(), "log"
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied the {what} of {session.id} ({len(text.splitlines())} lines).")
+
+    def action_fit(self) -> None:
+        """Resize the selected PTY to the pane: the one thing besides type-through that resizes it."""
+        session = self._target()
+        if session is not None and not self.view.terminal.fit():
+            self.notify(f"{session.id} has no running terminal to fit.", severity="warning")
 
     async def action_toggle_log(self) -> None:
         if self._target() is not None:

@@ -39,8 +39,6 @@ ENV = {
     "LESSHISTFILE": "-",
     "PYTHONSTARTUP": "",
     "GIT_PAGER": "cat",
-    "COLUMNS": str(COLS),
-    "LINES": str(ROWS),
 }
 
 # A step is (seconds to wait first, bytes to type); OPEN instead of bytes saves the ``_open`` recording.
