@@ -28,6 +28,7 @@ from .lifecycle import Table, fresh_table, scan, signal_all
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
+from .placement import Nodes, route
 from .process_tool import run_process
 from .rawring import RawRing
 from .registry import Registry
@@ -64,6 +65,9 @@ class ToolHost:
 
     terminal: TerminalEngine | None = None
     """The terminal engine; ``openclaw_tui.ToolHost`` is this host with the product's engine set."""
+    nodes: Nodes | None = None
+    """The other machines calls may run on (``placement.py``); ``openclaw_tui.ToolHost`` sets them from
+    ``[nodes.NAME]`` when the config has any."""
 
     def __init__(
         self,
@@ -101,6 +105,8 @@ class ToolHost:
         await asyncio.gather(*(s.done.wait() for s in running), return_exceptions=True)
         if self._ticker is not None:
             self._ticker.cancel()
+        if self.nodes is not None:  # node sessions are the nodes' own: only the connections end
+            await self.nodes.close()
         for task in list(self._tasks):
             if not task.done():
                 await asyncio.wait([task], timeout=5)
@@ -145,6 +151,9 @@ class ToolHost:
             params = model.model_validate(args)
         except ValidationError as exc:
             return failure(f"invalid {tool} call: {describe_error(exc, model)}", "invalid-params")
+        routed = await route(self, params, agent)  # a node's call (or list, merged with the nodes')
+        if routed is not None:
+            return routed
         if isinstance(params, ExecParams):
             return await run_exec(self, params, agent)
         return await run_process(self, params, agent)
