@@ -37,6 +37,8 @@ DRAIN_S = 5.0  # after end of input, how long answers still on their way may tak
 def run_bridge(config_path: str | None, socket_arg: str | None, no_start: bool) -> int:
     no_start = no_start or asked_not_to_start(os.environ.get("SSH_ORIGINAL_COMMAND"))
     path = Path(os.path.expanduser(socket_arg)) if socket_arg else (find_host() or socket_path())
+    if socket_arg:  # a host started here serves where it was asked for
+        os.environ["OPENCLAW_TUI_SOCKET"] = str(path)
     try:
         sock = _connect(path)
     except OSError as exc:

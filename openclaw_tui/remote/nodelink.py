@@ -6,8 +6,9 @@ dashboard can later hold one per node. The first use connects (and lets the brid
 none runs); a call in flight then costs one round trip on the open connection. When the connection drops,
 the node is *unreachable*: the mirror keeps the sessions last seen, a task reconnects with backoff
 (without starting a host: one that went away was stopped or crashed, as ``mcp`` treats its own), and a
-call made meanwhile tries again itself if the last try is more than a second old, else fails at once with
-what the last try said. When the node answers again its sessions are live again.
+call made meanwhile tries again itself if the last try is old enough (a second, doubling with each failed
+try in a row), else fails at once with what the last try said. When the node answers again its sessions
+are live again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from .ssh import NodeUnreachable, SshLink
 
 RETRY_FIRST_S = 0.25
 RETRY_MAX_S = 10.0
-RETRY_ON_CALL_S = 1.0  # a call while the node is down tries itself when the last try is older than this
+RETRY_ON_CALL_S = 1.0  # a call while the node is down tries itself when the last try is older than this,
+# doubled for each try in a row that failed (up to RETRY_MAX_S): a dead node costs a call its ssh timeout
+# at most that often
 MIRROR_READY_S = 10.0
 
 
@@ -58,6 +61,7 @@ class NodeLink:
         self._was_up = False
         self._attempt: asyncio.Task[None] | None = None
         self._last_try = -math.inf
+        self._failures = 0  # tries in a row that failed
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -76,7 +80,8 @@ class NodeLink:
             return self.ssh.client
         if self._closed:
             raise NodeUnreachable(f"node {self.name}: this host is shutting down")
-        if self._attempt is None and time.monotonic() - self._last_try < RETRY_ON_CALL_S:
+        wait = min(RETRY_ON_CALL_S * 2 ** max(self._failures - 1, 0), RETRY_MAX_S)
+        if self._attempt is None and time.monotonic() - self._last_try < wait:
             raise NodeUnreachable(self.problem or f"node {self.name} is unreachable")
         await self.attempt()
         if not self.reachable or self.ssh is None:
@@ -98,6 +103,7 @@ class NodeLink:
 
     async def _open(self) -> None:
         self._last_try = time.monotonic()
+        self._failures += 1  # until it succeeds
         try:
             ssh = await SshLink.open(self.node, start=not self._was_up)
         except NodeUnreachable as exc:
@@ -117,6 +123,7 @@ class NodeLink:
             await ssh.close()
             return
         self.ssh, self.mirror, self.reachable, self._was_up, self.problem = ssh, mirror, True, True, None
+        self._failures = 0
         self._spawn(self._watch(ssh, mirror))
         if self._on_up is not None:
             self._spawn(self._on_up(self))
@@ -126,9 +133,10 @@ class NodeLink:
         if self._closed or self.ssh is not ssh:
             return
         self.reachable = False
+        self.problem = f"node {self.name}: the connection dropped (`{ssh.command_line}`)"
         await mirror.close()  # its sessions stay, as last seen
         await ssh.close()
-        self.problem = ssh.dropped()
+        self.problem = ssh.dropped()  # now with how ssh ended and its last word
         self._spawn(self._reconnect())
 
     async def _reconnect(self) -> None:

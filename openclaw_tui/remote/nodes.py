@@ -30,6 +30,7 @@ from . import protocol as p
 from .nodelink import NodeLink
 from .ssh import NodeUnreachable
 
+LIST_WAIT_S = 5.0  # how long list waits for a node that is still connecting
 TOLD_KEEP = 4096  # ids remembered per node host; a node queues at most 100 notices per agent
 ENDING_ACTIONS = ("poll", "kill", "remove")
 LIST = {"tool": "process", "action": "list"}
@@ -66,7 +67,12 @@ class SshNodes:
         return list(await asyncio.gather(*(self._listing(link, agent) for link in self.links.values())))
 
     async def _listing(self, link: NodeLink, agent: str | None) -> NodeListing:
-        res = await self.call(link.name, dict(LIST), agent)
+        asked = asyncio.ensure_future(self.call(link.name, dict(LIST), agent))
+        try:  # a node still connecting does not hold up the list; the try goes on, and its notices count
+            res = await asyncio.wait_for(asyncio.shield(asked), LIST_WAIT_S)
+        except TimeoutError:
+            res = failure(f"node {link.name} did not answer within {LIST_WAIT_S:.0f} s (still trying)",
+                          "node-unreachable")
         details = res["details"]
         if details["status"] != "failed":
             return NodeListing(link.name, details.get("sessions", []))

@@ -58,7 +58,7 @@ class SshLink:
         self._stderr = bytearray()
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
         assert proc.stdout is not None and proc.stdin is not None
-        self.client = HostClient(proc.stdout, proc.stdin)  # type: ignore[arg-type]  # a pipe writer serves
+        self.client = HostClient(proc.stdout, proc.stdin)
 
     @classmethod
     async def open(cls, node: NodeSettings, start: bool = True, client: str = "openclaw-tui node client") -> SshLink:
