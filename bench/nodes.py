@@ -82,15 +82,16 @@ async def run(n: int) -> None:
     local_sock = rig.root / "local" / "host.sock"
     local_sock.parent.mkdir(mode=0o700)
     config = rig.write_config(rig.node_toml("a"))
-    rig.start()
-    local = await asyncio.to_thread(
-        subprocess.Popen, [sys.executable, "-m", "openclaw_tui", "--config", str(config), "serve"],
-        env={**os.environ, "OPENCLAW_TUI_SOCKET": str(local_sock)}, stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL, start_new_session=True,
-    )
     clients: list[HostClient] = []
     link: SshLink | None = None
+    local: subprocess.Popen[bytes] | None = None
     try:
+        rig.start()
+        local = await asyncio.to_thread(
+            subprocess.Popen, [sys.executable, "-m", "openclaw_tui", "--config", str(config), "serve"],
+            env={**os.environ, "OPENCLAW_TUI_SOCKET": str(local_sock)}, stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, start_new_session=True,
+        )
         client = await connect(local_sock, local)
         clients.append(client)
         here = await start_sleep(client)
@@ -109,8 +110,9 @@ async def run(n: int) -> None:
             await c.close()
         if link is not None:
             await link.close()
-        local.send_signal(signal.SIGTERM)
-        local.wait(60)
+        if local is not None:
+            local.send_signal(signal.SIGTERM)
+            local.wait(60)
         rig.close()
 
     print(f"poll round trip, {n} calls each after {WARMUP} warm-up calls, ssh on loopback (ms):")

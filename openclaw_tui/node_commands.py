@@ -67,7 +67,8 @@ async def _check(node: NodeSettings) -> tuple[bool, str]:
         await link.close()
     sessions: list[dict[str, Any]] = listed["details"].get("sessions", [])
     running = sum(1 for s in sessions if s.get("status") == "running")
-    return True, (f"answers  openclaw-tui {link.client.hello.get('version', '?')}  {len(sessions)} sessions "
+    count = f"{len(sessions)} session" + ("" if len(sessions) == 1 else "s")
+    return True, (f"answers  openclaw-tui {link.client.hello.get('version', '?')}  {count} "
                   f"({running} running)  {statistics.median(trips):.1f} ms round trip  "
                   f"({connect_ms:.0f} ms to connect over ssh {node.ssh})")
 
