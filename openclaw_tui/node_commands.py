@@ -4,7 +4,7 @@
 prints one line each: whether it answers, its version, its sessions, the round trip of a request on the
 open connection (the median of a few) and how long ssh took to connect; or, when it does not answer, what
 was tried and ssh's last word. Exit status 0 when every node answered, 1 when one did not, 2 when no node
-is configured or the config cannot be read.
+is configured or the config cannot be read, 130 on Ctrl-C.
 
 ``attach --node NAME`` opens the dashboard on that node's host, over the same ssh bridge the agents'
 calls use; as with ``attach``, no host is started there and quitting leaves its sessions running.
@@ -36,7 +36,10 @@ def run_nodes(config_path: str | None) -> int:
         print(f"openclaw-tui: no nodes are configured (in {settings.source}); add one with\n"
               "  [nodes.NAME]\n  ssh = \"user@host\"", file=sys.stderr)
         return 2
-    checks = asyncio.run(_check_all(list(settings.nodes.values())))
+    try:
+        checks = asyncio.run(_check_all(list(settings.nodes.values())))
+    except KeyboardInterrupt:  # every ssh started is ended on the way out
+        return 130
     width = max(len(name) for name in settings.nodes)
     for name, (_, line) in zip(settings.nodes, checks, strict=True):
         print(f"{name:<{width}}  {line}")

@@ -8,7 +8,8 @@ the node is *unreachable*: the mirror keeps the sessions last seen, a task recon
 (without starting a host: one that went away was stopped or crashed, as ``mcp`` treats its own), and a
 call made meanwhile tries again itself if the last try is old enough (a second, doubling with each failed
 try in a row), else fails at once with what the last try said. When the node answers again its sessions
-are live again.
+are live again. A dashboard across nodes can show each link's ``mirror`` as it shows an attached host's;
+the mirror is a new one after each reconnect (``on_up`` says when).
 """
 
 from __future__ import annotations

@@ -119,7 +119,7 @@ class SshLink:
     def why_not(self, exc: BaseException | None = None) -> str:
         """Why connecting failed, once ssh has ended: the node, what was tried, and ssh's own last word."""
         name, rc, last = self.node.name, self.proc.returncode, self.last_words()
-        if rc in NOT_FOUND:
+        if rc in NOT_FOUND or last.endswith(("command not found", ": not found", "No such file or directory")):
             return (f"node {name}: the command {self.node.command!r} was not found on {self.node.ssh} (tried "
                     f"`{self.command_line}`; ssh exited {rc}: {last or 'no message'}); install openclaw-tui there, "
                     f"or set command = \"/path/to/openclaw-tui\" in [nodes.{name}]")

@@ -209,7 +209,11 @@ def _bridges() -> list[psutil.Process]:
 
 
 async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_again(host: ToolHost, rig: SshRig) -> None:
+    heard: list[ev.Event] = []
+    host.subscribe(lambda e: heard.append(e) if e.kind == ev.NOTIFICATION else None)
     sid = await start_on(host, "a", "sleep 300")
+    go = rig.root / "release"
+    held = await start_on(host, "a", f"while [ ! -e {go} ]; do sleep 0.1; done; echo released")
     rig.stop_sshd()  # no new connection can be made...
     for bridge in _bridges():  # ...and the one in use ends
         bridge.kill()
@@ -221,10 +225,19 @@ async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_ag
     res = await run(host, {"tool": "process", "action": "poll", "sessionId": sid})
     assert res["details"]["failureKind"] == "node-unreachable" and "node a" in res["text"], res
     assert f"-p {rig.port}" in res["text"]  # what was tried
+    go.touch()  # one session ends while nobody is connected: the node keeps its notice for alice
     rig.start_sshd()
-    res = await until(lambda: run(host, {"tool": "process", "action": "poll", "sessionId": sid}),
-                      lambda r: r["details"]["status"] == "running", "the session live again", timeout=60)
-    assert listed(await run(host, {"tool": "process", "action": "list"}))[sid]["nodeReachable"] is True
+    await until(lambda: run(host, {"tool": "process", "action": "poll", "sessionId": sid}, agent=None),
+                lambda r: r["details"]["status"] == "running", "the session live again", timeout=60)
+    # Back, the node hands over what it queued: once, as an event and at the top of alice's next result.
+    deadline = time.monotonic() + DEADLINE_S
+    while not [e for e in heard if e.session_id == held]:
+        assert time.monotonic() < deadline, "the notice queued while the node was away never came"
+        await asyncio.sleep(0.05)
+    res = await run(host, {"tool": "process", "action": "list"})
+    assert res["text"].count(f"[exit] {held} ") == 1 and "released" in res["text"]
+    assert listed(res)[sid]["nodeReachable"] is True and listed(res)[sid]["status"] == "running"
+    assert f"[exit] {held}" not in (await run(host, {"tool": "process", "action": "list"}))["text"]
     await run(host, {"tool": "process", "action": "kill", "sessionId": sid})
 
 
