@@ -8,6 +8,9 @@ Each surface is a thin layer over the host; this module only parses arguments an
     openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
     openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
                                  (``-`` reads the call from stdin, ``@FILE`` from a file)
+    openclaw-tui bridge          this machine's host socket on stdin/stdout (what `ssh NODE` runs)
+    openclaw-tui nodes           the configured nodes and whether each answers
+    openclaw-tui attach --node N the dashboard on node N's host, over ssh
 
 Nothing is imported before it is needed: ``call`` runs in scripts' loops, and loads only a socket client.
 """
@@ -29,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo", action="store_true", help="start example sessions so there is something to watch")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("serve", help="run the host headless on its socket until a signal ends it")
-    sub.add_parser("attach", help="open the dashboard on a running host (closing it leaves sessions running)")
+    attach = sub.add_parser("attach", help="open the dashboard on a running host (closing it leaves sessions running)")
+    attach.add_argument("--node", help="the host of this configured node ([nodes.NAME]), over ssh")
     mcp = sub.add_parser("mcp", help="MCP server on stdio exposing the exec and process tools")
     mcp.add_argument("--agent", help="scope for this agent's sessions (default: the MCP client's name)")
     call = sub.add_parser("call", help="run one tool call (JSON) against the running host")
@@ -37,6 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'; - reads it from '
                            "stdin, @FILE from a file (for calls too large for an argument)")
     call.add_argument("--agent", default="cli", help="scope the call runs in (default: cli)")
+    bridge = sub.add_parser("bridge", help="connect stdin/stdout to this machine's host socket (for ssh from a node client)")
+    bridge.add_argument("--socket", help="the host's socket (default: as every command finds it)")
+    bridge.add_argument("--no-start", action="store_true", help="fail instead of starting a host when none serves")
+    sub.add_parser("nodes", help="list the configured nodes and whether each answers")
     return parser
 
 
@@ -97,6 +105,18 @@ def main(argv: list[str] | None = None) -> int:
         from .remote.mcp_server import run_mcp
 
         return run_mcp(args.agent, args.config)
+    if args.command == "bridge":
+        from .remote.bridge import run_bridge
+
+        return run_bridge(args.config, args.socket, args.no_start)
+    if args.command == "nodes":
+        from .node_commands import run_nodes
+
+        return run_nodes(args.config)
+    if args.command == "attach" and args.node:
+        from .node_commands import run_attach_node
+
+        return run_attach_node(args.config, args.node)
     if args.command == "attach":
         from .ui import run_attached
 

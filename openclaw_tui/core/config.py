@@ -6,7 +6,8 @@ The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeout
 clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
 A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
 runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
-``loginPath``); the default secret paths are computed from the environment and from facts of the machine
+``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``, see ``nodeconfig.py``);
+the default secret paths are computed from the environment and from facts of the machine
 (``/run/user/<uid>``), so that they include every directory the host's socket can be in.
 """
 
@@ -19,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from .nodeconfig import NodeSettings, parse_nodes
 
 DEFAULT_YIELD_MS = 10_000
 DEFAULT_TIMEOUT_SEC = 1800
@@ -82,6 +85,7 @@ class Settings:
     source: str = "defaults"
     containment: str = "auto"  # auto (a cgroup per gateway session where possible) | subreaper
     state_dir: str | None = None  # None: $XDG_STATE_HOME/openclaw-tui (~/.local/state/openclaw-tui)
+    nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -178,7 +182,7 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    **_host(_table(data, "host")))
+                    **_host(_table(data, "host")), nodes=parse_nodes(_table(data, "nodes")))
 
 
 CONTAINMENTS = ("auto", "subreaper")

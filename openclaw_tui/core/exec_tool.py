@@ -3,8 +3,9 @@
 The agent's turn should not block on a long build, and should not lose a quick command's output either,
 so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
 output or a session id with a short tail. A cancelled call takes its foreground run with it; a
-backgrounded run lives on under the registry. Where the run executes (sandbox or host) is decided here,
-before the environment check that depends on it, and travels to the launcher in the run's settings.
+backgrounded run lives on under the registry. Where the run executes (sandbox or host: the config's
+``tools.exec.host``, or the call's own ``host``) is decided here, before the environment check that
+depends on it, and travels to the launcher in the run's settings.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from . import sandbox
 from .config import TAIL_CHARS, YIELD_RANGE, clamp
 from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result
-from .sandbox import SANDBOX
+from .sandbox import GATEWAY, SANDBOX
 from .session import FAILED, Session
 from .shell import login_path_async
 
@@ -34,9 +36,13 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
             "true in the config); nothing was run",
             "elevated-refused",
         )
+    problem = await _placement_problem(host, params, settings.host)
+    if problem is not None:
+        return problem
+    mode = settings.host if params.host in (None, "auto") else params.host
     try:
         cwd = resolve_workdir(params.workdir)
-        where = await choose_host(settings.host, params.elevated)
+        where = await choose_host(mode, params.elevated)
         env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         login = await login_path_async() if settings.login_path else ()
@@ -55,6 +61,29 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
     res = foreground_result(session) if await _wait_foreground(session, yield_ms / 1000) else host.background(session)
     res["details"]["yieldMs"] = yield_ms
     return res
+
+
+async def _placement_problem(host: ToolHost, params: ExecParams, configured: str) -> ToolResult | None:
+    """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
+    always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
+    unless the configuration already runs everything on the host."""
+    if params.host == "gateway" and configured != GATEWAY and not host.settings.elevated_allowed:
+        return refused(
+            "host: \"gateway\" runs outside the sandbox, which this host allows only with elevated mode (set "
+            "tools.elevated.enabled = true in the config); leave host out to run where the config says; "
+            "nothing was run",
+            "elevated-refused",
+        )
+    if params.host != "sandbox":
+        return None
+    if params.elevated:
+        return refused("host: \"sandbox\" and elevated: true contradict each other (elevated runs outside the "
+                       "sandbox); give one of them; nothing was run", "invalid-params")
+    found = await sandbox.check()
+    if not found.usable:
+        return refused(f"host: \"sandbox\" was asked for, but the sandbox cannot run here: {found.reason}; "
+                       "nothing was run", "sandbox-unavailable")
+    return None
 
 
 def refused(message: str, kind: str) -> ToolResult:

@@ -30,6 +30,7 @@ from .liverecord import Swept
 from .models import ExecParams, ProcessParams, describe_error
 from .names import derive_name
 from .notify import Notices
+from .placement import Nodes, route
 from .process_tool import run_process
 from .rawring import RawRing
 from .registry import Registry
@@ -66,6 +67,9 @@ class ToolHost:
 
     terminal: TerminalEngine | None = None
     """The terminal engine; ``openclaw_tui.ToolHost`` is this host with the product's engine set."""
+    nodes: Nodes | None = None
+    """The other machines calls may run on (``placement.py``); ``openclaw_tui.ToolHost`` sets them from
+    ``[nodes.NAME]`` when the config has any."""
 
     def __init__(
         self,
@@ -109,6 +113,8 @@ class ToolHost:
         await asyncio.gather(*(s.done.wait() for s in running), return_exceptions=True)
         if self._ticker is not None:
             self._ticker.cancel()
+        if self.nodes is not None:  # node sessions are the nodes' own: only the connections end
+            await self.nodes.close()
         for task in list(self._tasks):
             if not task.done():
                 await asyncio.wait([task], timeout=5)
@@ -158,6 +164,9 @@ class ToolHost:
             params = model.model_validate(args)
         except ValidationError as exc:
             return failure(f"invalid {tool} call: {describe_error(exc, model)}", "invalid-params")
+        routed = await route(self, params, agent)  # a node's call (or list, merged with the nodes')
+        if routed is not None:
+            return routed
         if isinstance(params, ExecParams):
             over = too_long(params.command, params.env, os.environ)
             if over is not None:

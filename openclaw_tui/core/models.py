@@ -55,7 +55,22 @@ class ExecParams(BaseModel):
         "(NODE_TLS_REJECT_UNAUTHORIZED, SSL_CERT_FILE...), or redirect traffic and package indexes "
         "(HTTPS_PROXY, PIP_INDEX_URL, npm_config_*...).",
     )
-    elevated: bool = Field(False, description="Run outside the sandbox; refused unless elevated mode is enabled.")
+    elevated: bool = Field(
+        False,
+        description="Run outside the sandbox; refused unless elevated mode is enabled (on a node: by that node's "
+        "own config).",
+    )
+    host: Literal["auto", "sandbox", "gateway", "node"] | None = Field(
+        None,
+        description="Where to run: auto (the configured default), sandbox (always allowed; fails if the sandbox "
+        "cannot run), gateway (on the host outside the sandbox; allowed only where elevated is), node (on the "
+        "machine named by node, over SSH).",
+    )
+    node: str | None = Field(
+        None,
+        description="With host: \"node\": the configured node to run on. Its sessions' ids name it "
+        "(node/id), and every process action on them goes there.",
+    )
 
     @field_validator("command", mode="before")
     @classmethod

@@ -68,11 +68,15 @@ class Notices:
             "text": f"[exit] {session.id} ({session.name}) {session.status}, {describe_end(session)}"
             + (f": {text}" if text else ""),
         }
-        if session.agent is not None:
-            queue = self._queues.setdefault(session.agent, [])
+        self.add(notice)
+        return notice
+
+    def add(self, notice: dict[str, Any]) -> None:
+        """Queue ``notice`` for its agent (the operator's sessions get none): the host's own, or a node's."""
+        if notice["agent"] is not None:
+            queue = self._queues.setdefault(notice["agent"], [])
             queue.append(notice)
             del queue[:-QUEUE_MAX]
-        return notice
 
     def discard(self, session_id: str) -> None:
         """A poll returned the exit itself: the queued notice would only repeat it."""

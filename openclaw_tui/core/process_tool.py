@@ -16,7 +16,7 @@ from .inputwait import kernel_evidence_available, reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
-from .notify import describe_end
+from .notify import describe_end, end_words
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
 
@@ -58,19 +58,21 @@ def state_fields(session: Session) -> dict[str, Any]:
     return d
 
 
-def _line(session: Session) -> str:
-    d = session.details()
+def list_line(d: dict[str, Any]) -> str:
+    """One session's line in ``list``, from its details alone (a node's sessions have nothing else); a
+    session of a node that does not answer says so instead of a state it may no longer have."""
+    if d.get("nodeReachable") is False:
+        return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
-    end = "" if session.running else f" ({describe_end(session)})"
-    return f"{session.id}  {session.status}{end}  {session.runtime_ms() / 1000:.0f}s  {session.name}{mark}"
+    end = "" if d["status"] == RUNNING else f" ({end_words(d['timedOut'], d['exitSignal'], d['exitCode'])})"
+    return f"{d['sessionId']}  {d['status']}{end}  {d['runtimeMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
 def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
-    sessions = host.registry.listed(agent)
+    sessions = [state_fields(s) for s in host.registry.listed(agent)]
     if not sessions:
         return result("No background sessions.", "completed", sessions=[])
-    text = "\n".join(_line(s) for s in sessions)
-    return result(text, "completed", sessions=[state_fields(s) for s in sessions])
+    return result("\n".join(list_line(d) for d in sessions), "completed", sessions=sessions)
 
 
 def _status_line(session: Session) -> str:

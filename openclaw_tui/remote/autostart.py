@@ -1,4 +1,5 @@
-"""Starting a host for an MCP server that found none: ``openclaw-tui serve``, detached, then waiting for it.
+"""Starting a host for an MCP server (or a node's bridge) that found none: ``openclaw-tui serve``, detached,
+then waiting for it.
 
 The host is started in a session of its own (stdin ``/dev/null``, output appended to ``serve.log`` next to
 the socket) so it outlives the MCP server and its client: background jobs survive the agent's client
@@ -29,8 +30,10 @@ class HostUnavailable(RuntimeError):
     """No host could be reached (and none could be started)."""
 
 
-async def start_host(path: Path, config_path: str | None, connect: Connect) -> tuple[HostClient, subprocess.Popen[bytes]]:
-    """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections."""
+async def start_host(path: Path, config_path: str | None, connect: Connect,
+                     starter: str = "this MCP server") -> tuple[HostClient, subprocess.Popen[bytes]]:
+    """Start ``openclaw-tui serve`` detached and wait until its socket accepts connections; ``starter``
+    names who started it, in the messages."""
     try:
         check_length(path)
         ensure_private_dir(path)
@@ -51,7 +54,7 @@ async def start_host(path: Path, config_path: str | None, connect: Connect) -> t
             return await connect(), proc
         except NoHost:
             pass
-        started = f"no openclaw-tui host was running on {path}, and the one this MCP server started"
+        started = f"no openclaw-tui host was running on {path}, and the one {starter} started"
         exited = proc.poll()
         if exited is not None:
             # Another agent's server may have won the race to start one; a last look, then give up.

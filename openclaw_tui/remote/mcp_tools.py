@@ -23,7 +23,9 @@ from ..core.config import POLL_WAIT_MAX_MS
 from ..core.models import ACTIONS, ExecParams, ProcessParams
 
 EXEC_DESCRIPTION = (
-    "Run a shell command (the user's shell, -c) on this machine. If it finishes within the yield window "
+    "Run a shell command (the user's shell, -c) on this machine, or with host: \"node\" and node: NAME on a "
+    "configured node (another machine, reached over SSH: its sessions' ids read NAME/ID, and it runs in that "
+    "machine's default directory unless you give workdir). If it finishes within the yield window "
     "(yieldMs, default 10000 ms) you get its output and exit code directly. If it is still running then, or "
     "at once with background: true, it keeps running as a background session and you get its sessionId: "
     "continue with the process tool (poll for output, write/send-keys/submit/paste for input, kill to stop). "

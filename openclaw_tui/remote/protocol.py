@@ -81,9 +81,11 @@ def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
     """``call`` with ``cwd`` as its workdir if it is an exec call that names none.
 
     A client in another process (an agent's MCP server, ``openclaw-tui call``) means its own working
-    directory, usually the agent's project, not the one the shared host happened to start in.
+    directory, usually the agent's project, not the one the shared host happened to start in. Not for a
+    run on a node (``host: "node"``): this machine's directory means nothing there, so it runs in the node
+    host's own.
     """
-    if call.get("tool") == "exec" and call.get("workdir") is None:
+    if call.get("tool") == "exec" and call.get("workdir") is None and call.get("host") != "node":
         return {**call, "workdir": cwd}
     return call
 

@@ -1,0 +1,81 @@
+"""The ``[nodes.NAME]`` tables: other machines whose hosts run calls, reached over OpenSSH.
+
+A node is named once, here, and that name is what agents pass as ``node`` and what prefixes the ids of its
+sessions (``gpu-box/brisk-atlas``), so it must be a plain word: letters, digits, ``.``, ``_`` and ``-``.
+``ssh`` is any destination ssh takes (``user@box``, ``box``, an alias of ``~/.ssh/config``), never an
+option. ``command`` is the remote ``openclaw-tui`` as a shell command (for when it is not on ssh's
+non-interactive PATH, e.g. ``"~/.local/bin/openclaw-tui"`` or ``"/opt/venv/bin/python -m openclaw_tui"``),
+``socket`` the remote host's socket when it is not the default, and ``options`` extra ssh arguments, put
+before ours so they win (ssh keeps the first value it reads for each option). A table that cannot be used
+is left out with a warning saying why; the rest of the configuration still loads.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_COMMAND = "openclaw-tui"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+KEYS = ("ssh", "socket", "command", "options")
+
+
+@dataclass(frozen=True)
+class NodeSettings:
+    """One configured node."""
+
+    name: str
+    ssh: str
+    socket: str | None = None
+    command: str = DEFAULT_COMMAND
+    options: tuple[str, ...] = ()
+
+
+def parse_nodes(table: Mapping[str, Any]) -> dict[str, NodeSettings]:
+    """Every usable ``[nodes.NAME]`` table, by name."""
+    nodes: dict[str, NodeSettings] = {}
+    for name, entry in table.items():
+        problem = _problem(name, entry)
+        if problem:
+            _warn(f"[nodes.{name}] ignored: {problem}")
+            continue
+        for key in entry:
+            if key not in KEYS:
+                _warn(f"unknown setting nodes.{name}.{key} ignored (valid: {', '.join(KEYS)})")
+        nodes[name] = NodeSettings(
+            name=name,
+            ssh=entry["ssh"],
+            socket=entry.get("socket") or None,
+            command=entry.get("command") or DEFAULT_COMMAND,
+            options=tuple(entry.get("options", ())),
+        )
+    return nodes
+
+
+def _problem(name: str, entry: Any) -> str | None:
+    if not NAME.fullmatch(name):
+        return ("a node name is letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit), "
+                "since it prefixes the node's session ids")
+    if not isinstance(entry, dict):
+        return "it must be a table with at least ssh = \"user@host\""
+    ssh = entry.get("ssh")
+    if not isinstance(ssh, str) or not ssh.strip() or ssh != ssh.strip() or any(c.isspace() for c in ssh):
+        return "ssh must be an ssh destination such as \"user@host\" or a ~/.ssh/config alias"
+    if ssh.startswith("-"):
+        return "ssh must be a destination, not an option (put ssh options in options = [...])"
+    for key in ("socket", "command"):
+        if key in entry and (not isinstance(entry[key], str) or not entry[key].strip()):
+            return f"{key} must be a non-empty string"
+    options = entry.get("options", [])
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        return "options must be a list of ssh arguments, e.g. [\"-p\", \"2222\", \"-o\", \"ProxyJump=bastion\"]"
+    return None
+
+
+def _warn(message: str) -> None:
+    from .config import ConfigWarning  # config imports this module: resolved at call time
+
+    warnings.warn(message, ConfigWarning, stacklevel=4)
