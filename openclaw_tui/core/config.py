@@ -7,7 +7,10 @@ clamped to the range the contract gives, so a bad setting degrades to a sane one
 A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
 runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
 ``loginPath``); the default secret paths are computed from the environment and from facts of the machine
-(``/run/user/<uid>``), so that they include every directory the host's socket can be in.
+(``/run/user/<uid>``), so that they include every directory the host's socket can be in. Whether sessions
+are journaled (``tools.exec.persist``) and where (``tools.exec.stateDir``, default
+``$XDG_STATE_HOME/openclaw-tui``) are host-wide; the state directory is a default secret too, since it
+holds every agent's output.
 """
 
 from __future__ import annotations
@@ -80,6 +83,8 @@ class Settings:
     elevated_allowed: bool = False
     agents: Mapping[str, ExecSettings] = field(default_factory=dict)
     source: str = "defaults"
+    persist: bool = True  # journal sessions under state_dir (false: in memory only)
+    state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -132,6 +137,7 @@ def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
         paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
     paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
     paths += SYSTEM_ESCAPES
+    paths.append(default_state_dir(env))  # the journal: every agent's output and input
     bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if bus.startswith("unix:path="):
         paths.append(bus.removeprefix("unix:path=").split(",")[0])
@@ -142,6 +148,16 @@ def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
     if env.get("GNUPGHOME"):
         paths.append(os.path.abspath(os.path.expanduser(env["GNUPGHOME"])))
     return tuple(dict.fromkeys(paths))
+
+
+def default_state_dir(env: Mapping[str, str]) -> str:
+    """``$XDG_STATE_HOME/openclaw-tui``, else ``~/.local/state/openclaw-tui`` (a relative
+    ``XDG_STATE_HOME`` is ignored, as the XDG spec says)."""
+    base = env.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = env.get("HOME") or os.path.expanduser("~")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "openclaw-tui")
 
 
 def default_config_path(env: Mapping[str, str]) -> Path:
@@ -166,16 +182,41 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     else:
         source = "defaults"
     tools = _table(data, "tools")
-    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), _table(tools, "exec")), env)
+    exec_table = _table(tools, "exec")
+    persist, state_dir = _journal_settings(exec_table, env)
+    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table), env)
+    if state_dir != default_state_dir(env):
+        base = replace(base, secrets=(*base.secrets, state_dir))
     agents = {
-        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec")), env)
+        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}."), env)
         for name, table in _table(data, "agents").items()
         if isinstance(table, dict)
     }
     deny = tools.get("deny", [])
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
-    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source)
+    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents,
+                    source=source, persist=persist, state_dir=state_dir)
+
+
+HOST_WIDE_KEYS = ("persist", "stateDir")
+
+
+def _journal_settings(table: Mapping[str, Any], env: Mapping[str, str]) -> tuple[bool, str]:
+    """``tools.exec.persist`` (bool) and ``tools.exec.stateDir`` (an absolute path, ``~`` expanded)."""
+    persist = table.get("persist", True)
+    if not isinstance(persist, bool):
+        _warn(f"tools.exec.persist must be bool, got {persist!r}: ignored", stacklevel=4)
+        persist = True
+    state_dir = default_state_dir(env)
+    if "stateDir" in table:
+        raw = table["stateDir"]
+        path = os.path.expanduser(raw) if isinstance(raw, str) else ""
+        if os.path.isabs(path):
+            state_dir = os.path.normpath(path)
+        else:
+            _warn(f"tools.exec.stateDir must be an absolute path, got {raw!r}: ignored", stacklevel=4)
+    return persist, state_dir
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -197,9 +238,13 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
 }
 
 
-def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSettings:
+def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "") -> ExecSettings:
     changes: dict[str, Any] = {}
     for key, value in table.items():
+        if key in HOST_WIDE_KEYS:
+            if scope:
+                _warn(f"{scope}tools.exec.{key} is host-wide: set it in [tools.exec]; ignored here")
+            continue
         if key in _PLACEMENT_KEYS:
             changes.update(_placement(base, key, value))
             continue
@@ -268,8 +313,8 @@ def _paths(name: str, value: Any) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, ConfigWarning, stacklevel=5)
+def _warn(message: str, stacklevel: int = 5) -> None:
+    warnings.warn(message, ConfigWarning, stacklevel=stacklevel)
 
 
 _ENV_KEYS = (
