@@ -48,7 +48,9 @@ a session's retained size divided by that rate (about 0.3 s at the default caps)
 """
 
 from .limits import Caps, Limits
+from .recover import Recovered
 from .replay import RecoveredOutput, RecoveredSession
-from .store import Journal, Recovered, SessionJournal
+from .session import SessionJournal
+from .store import Journal
 
 __all__ = ["Caps", "Journal", "Limits", "Recovered", "RecoveredOutput", "RecoveredSession", "SessionJournal"]

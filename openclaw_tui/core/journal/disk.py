@@ -5,7 +5,7 @@ cannot read live files as if their host had died), ``<state>/journal/issued.jnl`
 ``<state>/journal/sessions/<id>.jnl``. Directories are private (0700) and files 0600: the records hold
 what commands printed. Everything here runs on the journal's writer thread, or on the caller's thread at
 load time with the writer held off, and raises ``OSError`` for the caller to turn into a degraded journal.
-Durability: appends reach the kernel when written (a crash of the host loses nothing written); exit
+Reading the directory back at start is ``recover.py``'s. Durability: appends reach the kernel when written (a crash of the host loses nothing written); exit
 records are fsynced, and a compaction fsyncs its new file and the directory before and after the rename.
 """
 
@@ -16,12 +16,12 @@ import fcntl
 import os
 import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import records as rec
 from .batch import Batch
 from .limits import Caps, Limits
-from .replay import RecoveredSession, header, replay, snapshot
+from .replay import header, replay, snapshot
 
 SUFFIX = ".jnl"
 MAX_OPEN = 32  # session files kept open between writes
@@ -46,13 +46,6 @@ class SessionFile:
     size: int
     finished_at: float | None = None
     compacted: int = 0  # its size right after the last compaction
-
-
-@dataclass
-class Loaded:
-    sessions: dict[str, RecoveredSession] = field(default_factory=dict)
-    issued: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
 
 
 def file_name(session_id: str) -> str:
@@ -180,7 +173,7 @@ class Disk:
             self._fsync(fd)
         except OSError:
             os.close(fd)
-            _unlink(tmp)
+            unlink(tmp)
             raise
         os.close(fd)
         self._close_fd(session_id)
@@ -195,7 +188,7 @@ class Disk:
         self._close_fd(session_id)
         self._unsynced.discard(session_id)
         f = self.files.pop(session_id, None)
-        _unlink(f.path if f is not None else os.path.join(self.dir, file_name(session_id)))
+        unlink(f.path if f is not None else os.path.join(self.dir, file_name(session_id)))
 
     def evict(self) -> list[str]:
         """Delete the oldest finished sessions while the total is over its bound; returns their ids."""
@@ -285,66 +278,8 @@ class Disk:
             os.close(fd)
         self._dir_changed = False
 
-    # -- reading ---------------------------------------------------------------------------------
-    def load(self, skip: set[str]) -> Loaded:
-        """Every session file not in ``skip`` (sessions this process already writes), repaired: a torn
-        last record is cut off, a damaged tail is cut off and reported, a file that is not a journal is
-        renamed ``*.corrupt`` and reported. Sessions are registered for budgets and eviction."""
-        out = Loaded()
-        skip_names = {file_name(sid) for sid in skip}
-        for name in sorted(os.listdir(self.dir)):
-            path = os.path.join(self.dir, name)
-            if name.endswith(".tmp"):  # a compaction that never finished; the old file is intact
-                _unlink(path)
-            elif name.endswith(SUFFIX) and name not in skip_names:
-                self._load_session(path, name, out)
-        out.issued = self._load_ids(out)
-        for sid in self.evict():
-            out.sessions.pop(sid, None)
-        return out
 
-    def _load_session(self, path: str, name: str, out: Loaded) -> None:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as e:
-            out.problems.append(f"journal file {name} unreadable: {e.strerror}; skipped")
-            return
-        found = rec.scan(data)
-        session, good = replay(found.records)
-        if session is None:
-            if found.torn and not found.records:  # a crash between creating the file and its first record
-                _unlink(path)
-                return
-            os.replace(path, path + ".corrupt")
-            out.problems.append(f"journal file {name} is not a readable journal; set aside as {name}.corrupt")
-            return
-        if good < len(data):
-            os.truncate(path, good)
-            if not found.torn or good < found.good:
-                why = found.damage or "a record that does not parse"
-                out.problems.append(f"journal file {name}: {why}; the records before it are kept")
-        self.files[session.session_id] = SessionFile(path, good, session.ended_at if session.exit else None)
-        out.sessions[session.session_id] = session
-
-    def _load_ids(self, out: Loaded) -> list[str]:
-        try:
-            with open(self.ids_path, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            data = b""
-        found = rec.scan(data)
-        ids = [i for kind, payload, _ in found.records if kind == rec.IDS
-               for i in payload.decode("utf-8", "surrogatepass").split("\n") if i]
-        if found.good < len(data):
-            os.truncate(self.ids_path, found.good)
-            if found.damage:
-                out.problems.append(f"journal file issued.jnl: {found.damage}; the ids before it are kept")
-        self.ids_size = found.good
-        return list(dict.fromkeys(ids + list(out.sessions)))
-
-
-def _unlink(path: str) -> None:
+def unlink(path: str) -> None:
     try:
         os.unlink(path)
     except FileNotFoundError:

@@ -15,91 +15,12 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
-from typing import Any
 
-from .batch import Batch, encode_json
-from .disk import Busy, Disk, Loaded
+from .batch import Batch
+from .disk import Busy, Disk
 from .limits import Caps, Limits
-
-
-@dataclass
-class Recovered(Loaded):
-    """What ``Journal.load`` found: ``sessions`` by id (``RecoveredSession``), every ``issued`` id, and a
-    line for each file it could not fully read (``problems``)."""
-
-
-class SessionJournal:
-    """One session's record. Every method returns at once and never raises."""
-
-    __slots__ = ("_batch", "_head_len", "_journal", "caps", "dead", "id")
-
-    def __init__(self, journal: Journal, session_id: str, caps: Caps, head_len: int = 0) -> None:
-        self._journal = journal
-        self.id = session_id
-        self.caps = caps
-        self._batch = Batch(caps)
-        self._head_len = head_len  # characters of the head already handed over
-        self.dead = False  # forgotten or evicted: calls are ignored
-
-    def meta(self, meta: dict[str, Any]) -> None:
-        """The session's metadata (a JSON object); each call replaces the previous one."""
-        self._edit(lambda b: setattr(b, "meta", encode_json(meta)))
-
-    def output(self, stream: str, text: str) -> None:
-        """Text the session printed on ``stream`` (``stdout``/``stderr``), as its buffers took it."""
-        if text:
-            self._edit(lambda b: self._output(b, stream, text))
-
-    def skip(self, nchars: int) -> None:
-        """``nchars`` went by unconverted and the tail restarts after them (``Output.skip``)."""
-        self._edit(lambda b: b.skip(nchars, self._head_len >= self.caps.head_chars))
-
-    def raw(self, offset: int, data: bytes) -> None:
-        """Raw bytes that start at absolute ``offset`` of the session's raw stream."""
-        j = self._journal
-        if not data or self.dead or not j.writing:
-            return
-        with j.lock:
-            b = self._batch
-            before = b.weight
-            b.add_raw(offset, data)
-            j.edited(self, b.weight - before)
-
-    def size(self, offset: int, cols: int, rows: int) -> None:
-        """The terminal is ``cols`` x ``rows`` from raw ``offset`` on."""
-        self._edit(lambda b: b.add_size(offset, cols, rows))
-
-    def input(self, record: dict[str, Any], replace_last: bool = False) -> None:
-        """An input record (``InputRecord.to_json``); ``replace_last`` when it replaced the previous one."""
-        self._edit(lambda b: b.add_input(record, replace_last))
-
-    def exit(self, record: dict[str, Any]) -> None:
-        """How the session ended; written and fsynced at once."""
-        self._edit(lambda b: b.set_exit(time.time(), record), urgent=True)
-
-    def _output(self, b: Batch, stream: str, text: str) -> None:
-        room = self.caps.head_chars - self._head_len
-        if room > 0:  # while the head fills, the tail of this batch is empty: pinned text stays in order
-            b.pin(stream, text[:room])
-            self._head_len += min(room, len(text))
-            text = text[room:]
-        if text:
-            b.tail.append(stream, text)
-
-    def _edit(self, change: Any, urgent: bool = False) -> None:
-        j = self._journal
-        if self.dead or not j.writing:
-            return
-        with j.lock:
-            b = self._batch
-            before = b.weight
-            change(b)
-            j.edited(self, b.weight - before, urgent)
-
-    def take(self) -> Batch:
-        batch, self._batch = self._batch, Batch(self.caps)
-        return batch
+from .recover import Recovered, load
+from .session import SessionJournal
 
 
 class Journal:
@@ -186,7 +107,7 @@ class Journal:
             skip = set(self._sessions)
         try:
             with self._disk_lock:
-                loaded = self._disk.load(skip)
+                loaded = load(self._disk, skip)
         except OSError as e:
             self.degrade(f"journal stopped: cannot read {e.filename or self._disk.root}: {e.strerror or e}")
             return Recovered()
@@ -196,7 +117,7 @@ class Journal:
             if loaded.problems and self.problem is None:
                 more = len(loaded.problems) - 1
                 self.problem = loaded.problems[0] + (f" (and {more} more)" if more else "")
-        return Recovered(loaded.sessions, loaded.issued, loaded.problems)
+        return loaded
 
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until everything handed over so far is written; False if it could not be (or timed out)."""
@@ -239,12 +160,10 @@ class Journal:
         elif urgent:
             self._notify(urgent)
         if self._held > self.limits.buffer_bytes:  # the writer is far behind: this session gives way
-            b = sj._batch
-            before, chars, nbytes = b.weight, b.lost, b.raw_lost
-            b.shed()
-            self._held -= before - b.weight
-            self.lost_chars += b.lost - chars
-            self.lost_bytes += b.raw_lost - nbytes
+            freed, chars, nbytes = sj.shed()
+            self._held -= freed
+            self.lost_chars += chars
+            self.lost_bytes += nbytes
 
     def _notify(self, urgent: bool = False) -> None:
         self._urgent = self._urgent or urgent
