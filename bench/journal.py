@@ -9,7 +9,8 @@
    with the default limits and with the write rate unlimited, and the CPU the writer thread took (which
    the GIL takes from the event loop).
 3. Load: sessions filled to their caps (text tail, raw tail, head, inputs, exit), loaded by a new journal,
-   against reading the same files plainly.
+   against reading the same files plainly; written in big batches (a flood), and ending in as many
+   one-line records as a file may hold before compaction (a slow logger: the slowest file to read).
 
 Run: ``python bench/journal.py [--mb 100] [--sessions 50]``.
 """
@@ -27,7 +28,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.dirname(__file__))
 from ingest import blocking_baseline, make_file  # the P1 baseline, exactly as the ingest bench runs it
 
-from openclaw_tui.core.journal import Journal, Limits
+from openclaw_tui.core.journal import Caps, Journal, Limits
+from openclaw_tui.core.journal.replay import header
 
 MB = 1 << 20
 READ = 4096  # what one PTY read returns
@@ -100,27 +102,50 @@ def flood_writes(data: bytes, tmp: str, rate: float, limits: Limits) -> dict[str
             "writer": max(0.0, cpu - spent) / wall}  # CPU the rest of the process used: the writer, the pacing
 
 
-def load_time(tmp: str, sessions: int) -> tuple[float, float, float]:
-    """(seconds to open and load, seconds to read the same files plainly, MB on disk)."""
+def fill(journal: Journal, sid: str, mb: float, slow_lines: int = 0) -> None:
+    """A session filled past its caps (``mb`` MB in big writes), then ``slow_lines`` lines written one
+    round each (a record a line, as a slow logger's are), 200 inputs and an exit."""
+    sj = journal.session(sid)
+    sj.meta({"id": sid, "command": "make -j8", "pty": True, "settings": {"ttlMs": 1800000}})
+    line = b"".join(b"%07d a line of build output with some words in it\n" % n for n in range(64))
+    offset = 0
+    for _ in range(int(mb * MB) // len(line)):
+        sj.raw(offset, line)
+        sj.output("stdout", line.decode())
+        offset += len(line)
+        if offset % MB < len(line):
+            journal.flush()
+    for n in range(slow_lines):
+        sj.raw(offset, f"GET /things/{n} 200\r\n".encode())
+        sj.output("stdout", f"GET /things/{n} 200\n")
+        offset += len(f"GET /things/{n} 200\r\n")
+        journal.flush()
+    for i in range(200):
+        sj.input({"at": i, "source": "main", "action": "write", "preview": "y", "bytes": 2})
+    sj.size(offset, 120, 40)
+    sj.exit({"exitCode": 0, "endedAt": "2026-12-01T00:00:00Z"})
+
+
+def load_time(tmp: str, sessions: int, slow: bool) -> tuple[float, float, float]:
+    """(seconds to open and load, seconds to read the same files plainly, MB on disk). ``slow``: each
+    session ends with a record a line up to the compaction's record bound (the slowest file to read);
+    one is written through the journal and copied, under each session's id."""
     state = tempfile.mkdtemp(dir=tmp)
     journal = Journal.open(state, Limits(write_rate=0))
-    line = b"".join(b"%07d a line of build output with some words in it\n" % n for n in range(64))
-    for n in range(sessions):
-        sj = journal.session(f"s-{n}")
-        sj.meta({"id": f"s-{n}", "command": "make -j8", "pty": True, "settings": {"ttlMs": 1800000}})
-        offset = 0
-        for _ in range(int((2.5 + n % 3 / 2) * MB) // len(line)):  # 2.5-3.5 MB: full caps, files at 2-4 MB
-            sj.raw(offset, line)
-            sj.output("stdout", line.decode())
-            offset += len(line)
-            if offset % MB < len(line):
-                journal.flush()
-        for i in range(200):
-            sj.input({"at": i, "source": "main", "action": "write", "preview": "y", "bytes": 2})
-        sj.size(offset, 120, 40)
-        sj.exit({"exitCode": 0, "endedAt": "2026-12-01T00:00:00Z"})
-    journal.close()
     folder = os.path.join(state, "journal", "sessions")
+    if slow:
+        fill(journal, "s-0", 2.5, slow_lines=Limits().session_records // 2 - 10)
+        journal.close()
+        with open(os.path.join(folder, "s-0.jnl"), "rb") as fh:
+            data = fh.read()
+        start = len(header("s-0", Caps().fitted(Limits())))
+        for n in range(1, sessions):
+            with open(os.path.join(folder, f"s-{n}.jnl"), "wb") as fh:
+                fh.write(header(f"s-{n}", Caps().fitted(Limits())) + data[start:])
+    else:
+        for n in range(sessions):
+            fill(journal, f"s-{n}", 2.5 + n % 3 / 2)  # 2.5-3.5 MB: full caps, files at 2-4 MB
+        journal.close()
     size = sum(e.stat().st_size for e in os.scandir(folder)) / MB
     t0 = time.perf_counter()
     reader = Journal.open(state)
@@ -163,9 +188,10 @@ def main() -> None:
                   f"output, {w['journal'] * args.mb / MB:.1f} MB in all (kernel: wchar {w['wchar'] / 1024:.0f} KB/MB, "
                   f"block layer {w['disk'] / 1024:.0f} KB/MB); {w['compactions']:.0f} compactions, largest file "
                   f"{w['biggest']:.1f} MB, {w['lost']:.0f} chars+bytes lost; writer thread CPU {w['writer']:.0%} of a core")
-        loaded, plain, size = load_time(tmp, args.sessions)
-        print(f"load of {args.sessions} sessions at their caps ({size:.0f} MB): {loaded * 1000:.0f} ms "
-              f"= {loaded / plain:.1f}x reading the same files plainly ({plain * 1000:.0f} ms)")
+        for slow, kind in ((False, "written in big batches"), (True, "ending in a record a line")):
+            loaded, plain, size = load_time(tmp, args.sessions, slow)
+            print(f"load of {args.sessions} sessions at their caps, {kind} ({size:.0f} MB): {loaded * 1000:.0f} ms "
+                  f"= {loaded / plain:.1f}x reading the same files plainly ({plain * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

@@ -163,6 +163,19 @@ def test_compaction_keeps_head_tail_raw_sizes_inputs_and_exit(opened, tmp_path) 
         b.output, b.raw_start, b.raw, b.sizes, b.inputs, b.exit, b.meta)
 
 
+def test_a_session_writing_a_record_a_line_is_compacted_by_record_count(opened, tmp_path) -> None:
+    j = open_in(opened, tmp_path, session_records=100, write_rate=0)
+    sj = j.session("slow-mole", Caps(tail_chars=1000))
+    for n in range(1000):
+        sj.output("stdout", f"{n:08d}\n")
+        assert j.flush()
+    assert j.stats["compactions"] >= 9
+    s = reopen(opened, tmp_path, j).sessions["slow-mole"]
+    everything = "".join(f"{n:08d}\n" for n in range(1000))
+    assert s.output.total_chars == 9000 and s.output.tail_text() == everything[-1000:]
+    assert s.output.head == everything[:4000]
+
+
 LINES = "".join(f"{n:07d} the quick brown fox jumps over the lazy dog\n" for n in range(64))
 
 

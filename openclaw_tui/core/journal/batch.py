@@ -97,7 +97,8 @@ class Batch:
             self.raw_lost += len(self.raw)
             self.raw = None
 
-    def encode(self) -> bytes:
+    def encode(self) -> tuple[bytes, int]:
+        """The records, and how many there are."""
         parts: list[bytes] = []
         if self.meta is not None:
             parts.append(rec.frame(rec.META, self.meta))
@@ -118,4 +119,4 @@ class Batch:
         parts += [rec.frame(kind, payload) for kind, payload in self.inputs]
         if self.exit is not None:
             parts.append(self.exit[1])
-        return b"".join(parts)
+        return b"".join(parts), len(parts)

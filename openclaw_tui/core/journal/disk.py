@@ -46,6 +46,7 @@ class SessionFile:
     size: int
     finished_at: float | None = None
     compacted: int = 0  # its size right after the last compaction
+    records: int = 0  # records appended since (what reading it back costs)
 
 
 def file_name(session_id: str) -> str:
@@ -111,11 +112,12 @@ class Disk:
         for sid, caps, batch in batches:
             if sid in self.gone:
                 continue
-            data = batch.encode()
-            if self.needs_compaction(sid, len(data)):
+            data, count = batch.encode()
+            if self.needs_compaction(sid, len(data), count):
                 self.compact(sid, data)
             elif data:
                 self.append(sid, caps, data, sync=batch.exit is not None)
+                self.files[sid].records += count
             if batch.exit is not None:
                 self.files[sid].finished_at = batch.exit[0]
         if ids:
@@ -149,12 +151,16 @@ class Disk:
         finally:
             os.close(fd)
 
-    def needs_compaction(self, session_id: str, more: int) -> bool:
+    def needs_compaction(self, session_id: str, more: int, records: int) -> bool:
         """Appending ``more`` bytes would take the file past its bound (and it grew enough since its last
-        compaction for one to pay: the caps keep a snapshot well under the bound)."""
+        compaction for one to pay: the caps keep a snapshot well under the bound), or ``records`` more
+        would make it slow to read back (a slow logger writes a record a line)."""
         f = self.files.get(session_id)
+        if f is None:
+            return False
         bound = self.limits.session_bytes
-        return f is not None and f.size + more > bound and f.size + more - f.compacted > bound // 4
+        too_big = f.size + more > bound and f.size + more - f.compacted > bound // 4
+        return too_big or f.records + records > self.limits.session_records
 
     def compact(self, session_id: str, more: bytes = b"") -> None:
         """Replace the session's file, with ``more`` records appended, by a snapshot of what it retains:
@@ -179,7 +185,7 @@ class Disk:
         self._close_fd(session_id)
         os.replace(tmp, f.path)
         self._sync_dir()
-        f.size = f.compacted = len(snap)
+        f.size, f.compacted, f.records = len(snap), len(snap), 0
         self._unsynced.discard(session_id)
         self.stats.compactions += 1
 

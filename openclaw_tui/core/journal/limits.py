@@ -22,7 +22,9 @@ class Limits:
     """Bounds of a journal.
 
     Attributes:
-        session_bytes: a session's file is compacted when it grows past this.
+        session_bytes: a session's file is compacted when it would grow past this,
+        session_records: or when it would hold more records than this since its last compaction, which
+            bounds the time to read it back (a session printing a line now and then writes a record a line).
         total_bytes: past this, the oldest finished sessions are deleted (never a running one, never the
             most recently finished).
         flush_interval: seconds appends may wait before they are written (exits and ids go at once).
@@ -33,6 +35,7 @@ class Limits:
     """
 
     session_bytes: int = 4 * MB
+    session_records: int = 8192
     total_bytes: int = 256 * MB
     flush_interval: float = 0.1
     write_rate: int = 4 * MB

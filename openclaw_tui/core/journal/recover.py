@@ -68,7 +68,8 @@ def _load_session(disk: Disk, path: str, name: str, out: Recovered) -> None:
         if not found.torn or good < found.good:
             why = found.damage or "a record that does not parse"
             out.problems.append(f"journal file {name}: {why}; the records before it are kept")
-    disk.files[session.session_id] = SessionFile(path, good, session.ended_at if session.exit else None)
+    ended = session.ended_at if session.exit else None
+    disk.files[session.session_id] = SessionFile(path, good, ended, records=len(found.records))
     out.sessions[session.session_id] = session
 
 
