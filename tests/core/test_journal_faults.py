@@ -229,6 +229,11 @@ def test_a_state_directory_that_is_a_file_leaves_the_journal_off(tmp_path) -> No
     journal.close()
 
 
+def test_a_state_directory_the_os_cannot_name_leaves_the_journal_off(tmp_path) -> None:
+    journal = Journal.open(f"{tmp_path}/bad\0name")
+    assert not journal.writing and "embedded null byte" in (journal.problem or "")
+
+
 def test_a_state_directory_removed_under_the_journal_stops_it(tmp_path) -> None:
     journal = Journal.open(tmp_path / "state", Limits(flush_interval=0.005))
     sj = journal.session("lost-ray")

@@ -2,9 +2,10 @@
 
 Every call from the host only updates a session's ``Batch`` under a lock (microseconds, never a system
 call), so the event loop never waits on the disk. One writer thread wakes when there is work, writes each
-session's batch as one append, compacts a file that outgrew its bound, deletes the oldest finished
-sessions when the total is over its bound, and then waits at least ``flush_interval`` (longer when the
-last round wrote more than ``write_rate`` allows) while new output coalesces. Exits, issued ids and
+session's batch as one append (or compacts the file instead, when the batch would take it past its
+bounds), deletes the oldest finished sessions when the total is over its bound, and then waits at least
+``flush_interval`` (longer when the last round wrote more than ``write_rate`` allows) while new output
+coalesces. Exits, issued ids and
 ``flush`` wake it at once. Any failure of the disk (a full disk, a directory made unwritable or removed)
 turns the journal degraded: ``problem`` says why in one line, every later call does nothing, and nothing
 is ever raised to the caller.
@@ -58,8 +59,9 @@ class Journal:
             disk.open()
         except Busy as e:
             return cls(None, limits, f"journal off: {e}")
-        except OSError as e:
-            return cls(None, limits, f"journal off: cannot use state directory {disk.root}: {e.strerror or e}")
+        except (OSError, ValueError) as e:  # ValueError: a path the OS cannot take (a NUL byte)
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            return cls(None, limits, f"journal off: cannot use state directory {disk.root}: {reason}")
         return cls(disk, limits)
 
     @classmethod
@@ -108,8 +110,9 @@ class Journal:
         try:
             with self._disk_lock:
                 loaded = load(self._disk, skip)
-        except OSError as e:
-            self.degrade(f"journal stopped: cannot read {e.filename or self._disk.root}: {e.strerror or e}")
+        except (OSError, ValueError) as e:
+            where = getattr(e, "filename", None) or self._disk.root
+            self.degrade(f"journal stopped: cannot read {where}: {getattr(e, 'strerror', None) or e}")
             return Recovered()
         with self.lock:
             for sid, s in loaded.sessions.items():
