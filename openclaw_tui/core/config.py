@@ -8,7 +8,10 @@ A value in the environment that is not a plain integer is ignored with a warning
 runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
 ``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``, see ``nodeconfig.py``);
 the default secret paths are computed from the environment and from facts of the machine
-(``/run/user/<uid>``), so that they include every directory the host's socket can be in.
+(``/run/user/<uid>``), so that they include every directory the host's socket can be in. Whether sessions
+are journaled (``tools.exec.persist``) and where the host keeps its state (``[host] stateDir``, default
+``$XDG_STATE_HOME/openclaw-tui``: the journal and the record of live sessions) are host-wide; the state
+directory is a default secret too, since it holds every agent's output.
 """
 
 from __future__ import annotations
@@ -84,7 +87,8 @@ class Settings:
     agents: Mapping[str, ExecSettings] = field(default_factory=dict)
     source: str = "defaults"
     containment: str = "auto"  # auto (a cgroup per gateway session where possible) | subreaper
-    state_dir: str | None = None  # None: $XDG_STATE_HOME/openclaw-tui (~/.local/state/openclaw-tui)
+    persist: bool = True  # journal sessions under state_dir (false: in memory only)
+    state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
     nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
 
     def for_agent(self, agent: str | None) -> ExecSettings:
@@ -138,6 +142,7 @@ def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
         paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
     paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
     paths += SYSTEM_ESCAPES
+    paths.append(default_state_dir(env))  # the journal: every agent's output and input
     bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if bus.startswith("unix:path="):
         paths.append(bus.removeprefix("unix:path=").split(",")[0])
@@ -148,6 +153,16 @@ def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
     if env.get("GNUPGHOME"):
         paths.append(os.path.abspath(os.path.expanduser(env["GNUPGHOME"])))
     return tuple(dict.fromkeys(paths))
+
+
+def default_state_dir(env: Mapping[str, str]) -> str:
+    """``$XDG_STATE_HOME/openclaw-tui``, else ``~/.local/state/openclaw-tui`` (a relative
+    ``XDG_STATE_HOME`` is ignored, as the XDG spec says)."""
+    base = env.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = env.get("HOME") or os.path.expanduser("~")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "openclaw-tui")
 
 
 def default_config_path(env: Mapping[str, str]) -> Path:
@@ -172,9 +187,14 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     else:
         source = "defaults"
     tools = _table(data, "tools")
-    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), _table(tools, "exec")), env)
+    exec_table = _table(tools, "exec")
+    persist = _persist(exec_table)
+    host = _host(_table(data, "host"), env)
+    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table), env)
+    if host["state_dir"] not in base.secrets:
+        base = replace(base, secrets=(*base.secrets, host["state_dir"]))
     agents = {
-        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec")), env)
+        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}."), env)
         for name, table in _table(data, "agents").items()
         if isinstance(table, dict)
     }
@@ -182,23 +202,35 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    **_host(_table(data, "host")), nodes=parse_nodes(_table(data, "nodes")))
+                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes")))
 
 
 CONTAINMENTS = ("auto", "subreaper")
+HOST_WIDE_KEYS = ("persist",)
 
 
-def _host(table: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``[host]`` table: ``containment`` (auto | subreaper) and ``stateDir``."""
-    out: dict[str, Any] = {}
+def _persist(table: Mapping[str, Any]) -> bool:
+    """``tools.exec.persist`` (bool, default true): whether sessions are journaled."""
+    persist = table.get("persist", True)
+    if not isinstance(persist, bool):
+        _warn(f"tools.exec.persist must be bool, got {persist!r}: ignored", stacklevel=4)
+        persist = True
+    return persist
+
+
+def _host(table: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    """The ``[host]`` table: ``containment`` (auto | subreaper) and ``stateDir`` (an absolute path, ``~``
+    expanded). Without ``stateDir`` the state goes where the process environment says, overridden by ``env``."""
+    out: dict[str, Any] = {"state_dir": default_state_dir({**os.environ, **env})}
     for key, value in table.items():
+        path = os.path.expanduser(value) if key == "stateDir" and isinstance(value, str) else ""
         if key == "containment" and value in CONTAINMENTS:
             out["containment"] = value
-        elif key == "stateDir" and isinstance(value, str) and value:
-            out["state_dir"] = os.path.expanduser(value)
+        elif key == "stateDir" and os.path.isabs(path):
+            out["state_dir"] = os.path.normpath(path)
         else:
             warnings.warn(f"host.{key} = {value!r} ignored (containment: {' | '.join(CONTAINMENTS)}; "
-                          "stateDir: a path)", ConfigWarning, stacklevel=3)
+                          "stateDir: an absolute path)", ConfigWarning, stacklevel=3)
     return out
 
 
@@ -222,9 +254,13 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
 }
 
 
-def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any]) -> ExecSettings:
+def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "") -> ExecSettings:
     changes: dict[str, Any] = {}
     for key, value in table.items():
+        if key in HOST_WIDE_KEYS:
+            if scope:
+                _warn(f"{scope}tools.exec.{key} is host-wide: set it in [tools.exec]; ignored here")
+            continue
         if key in _PLACEMENT_KEYS:
             changes.update(_placement(base, key, value))
             continue
@@ -293,8 +329,8 @@ def _paths(name: str, value: Any) -> tuple[str, ...] | None:
     return tuple(out)
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, ConfigWarning, stacklevel=5)
+def _warn(message: str, stacklevel: int = 5) -> None:
+    warnings.warn(message, ConfigWarning, stacklevel=stacklevel)
 
 
 _ENV_KEYS = (

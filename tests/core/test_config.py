@@ -113,3 +113,40 @@ def test_a_given_config_file_that_is_missing_is_an_error(tmp_path) -> None:
 def test_default_config_path_comes_from_the_environment(tmp_path) -> None:
     path = _cfg(tmp_path, "[tools.exec]\nbackgroundMs = 3333\n")
     assert load_settings(env={"OPENCLAW_TUI_CONFIG": str(path)}).exec.yield_ms == 3333
+
+
+def test_sessions_are_journaled_under_the_xdg_state_directory_by_default(tmp_path) -> None:
+    s = load_settings(_cfg(tmp_path, ""), env={"XDG_STATE_HOME": "/st", "HOME": "/h"})
+    assert s.persist is True and s.state_dir == "/st/openclaw-tui"
+    assert load_settings(_cfg(tmp_path, ""), env={"XDG_STATE_HOME": "", "HOME": "/h"}).state_dir == "/h/.local/state/openclaw-tui"
+    relative = load_settings(_cfg(tmp_path, ""), env={"XDG_STATE_HOME": "st", "HOME": "/h"})
+    assert relative.state_dir == "/h/.local/state/openclaw-tui"  # the XDG spec: a relative one is ignored
+
+
+def test_persist_is_read_from_tools_exec_and_the_state_directory_from_host(tmp_path) -> None:
+    s = load_settings(_cfg(tmp_path, '[tools.exec]\npersist = false\n[host]\nstateDir = "/srv/oc//state"\n'), env={})
+    assert s.persist is False and s.state_dir == "/srv/oc/state"
+
+
+def test_the_state_directory_is_hidden_from_sandboxed_runs(tmp_path) -> None:
+    env = {"XDG_STATE_HOME": "/st", "HOME": "/h"}
+    assert "/st/openclaw-tui" in load_settings(_cfg(tmp_path, ""), env=env).exec.secrets
+    s = load_settings(_cfg(tmp_path, '[host]\nstateDir = "/srv/state"\n[agents.ci.tools.exec]\n'), env=env)
+    assert "/srv/state" in s.exec.secrets and "/srv/state" in s.agents["ci"].secrets
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[tools.exec]\npersist = "no"', "tools.exec.persist must be bool"),
+    ('[host]\nstateDir = "rel/dir"', "stateDir: an absolute path"),
+    ("[host]\nstateDir = 5", "stateDir: an absolute path"),
+])
+def test_bad_journal_settings_are_ignored_with_a_warning(tmp_path, text, message) -> None:
+    with pytest.warns(ConfigWarning, match=message):
+        s = load_settings(_cfg(tmp_path, f"{text}\n"), env={"XDG_STATE_HOME": "", "HOME": "/h"})
+    assert s.persist is True and s.state_dir == "/h/.local/state/openclaw-tui"
+
+
+def test_journal_settings_are_host_wide_not_per_agent(tmp_path) -> None:
+    with pytest.warns(ConfigWarning, match=r"agents\.ci\.tools\.exec\.persist is host-wide"):
+        s = load_settings(_cfg(tmp_path, "[agents.ci.tools.exec]\npersist = false\n"), env={})
+    assert s.persist is True

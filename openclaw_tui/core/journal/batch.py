@@ -1,0 +1,122 @@
+"""What one session has waiting for the writer, already trimmed to what its caps would still keep.
+
+A flood is coalesced here rather than written: between two writes the text is kept in a tail buffer of
+the session's own cap and the raw bytes in a ring of its own cap, so whatever a child prints in that time,
+at most one tail and one raw tail reach the disk (the characters the cap pushed out are written as a
+count). Text that falls in the head window is pinned instead, since the head is never trimmed. Metadata,
+input and exit records are small and rare; they are encoded when they are handed over, so the writer
+never reads a caller's object while the caller may still change it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..buffers import TailBuffer
+from ..rawring import RawRing
+from . import records as rec
+from .limits import Caps
+
+MAX_SIZE_MARKS = 64  # per batch: a window being dragged sends many; the newest are what matter
+
+
+def encode_json(value: Any) -> bytes:
+    """JSON for a record; a value JSON cannot hold is written as its ``str``, and a structure it cannot
+    hold at all (a cycle, absurd nesting) as a note saying so: the caller is never refused."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (ValueError, TypeError, RecursionError) as e:
+        text = json.dumps({"unrecordable": str(e)[:200]})
+    return text.encode("utf-8", "surrogatepass")
+
+
+class Batch:
+    """Records waiting to be written for one session, in the order a reader must apply them."""
+
+    __slots__ = ("caps", "exit", "inputs", "lost", "meta", "pinned", "pinned_chars", "raw", "raw_lost",
+                 "restart", "sizes", "skipped", "tail")
+
+    def __init__(self, caps: Caps) -> None:
+        self.caps = caps
+        self.meta: bytes | None = None
+        self.pinned: list[tuple[str, str] | int] = []  # head-window output, and skips before the head filled
+        self.pinned_chars = 0
+        self.tail = TailBuffer(caps.tail_chars)
+        self.restart = False  # a skip after the head filled: the reader's tail restarts before ``tail``
+        self.skipped = 0  # characters that skip counted, besides those the tail's cap dropped
+        self.lost = 0
+        self.raw: RawRing | None = None
+        self.raw_lost = 0
+        self.sizes: list[tuple[int, int, int]] = []
+        self.inputs: list[tuple[bytes, bytes]] = []
+        self.exit: tuple[float, bytes] | None = None  # when it ended, and its record
+
+    @property
+    def weight(self) -> int:
+        """Characters and bytes held (what counts against the journal's buffer bound)."""
+        return self.pinned_chars + self.tail.size + (len(self.raw) if self.raw is not None else 0)
+
+    def pin(self, stream: str, text: str) -> None:
+        self.pinned.append((stream, text))
+        self.pinned_chars += len(text)
+
+    def skip(self, nchars: int, head_full: bool) -> None:
+        if not head_full:  # nothing is in the tail yet: keep the skip in order with the pinned text
+            self.pinned.append(nchars)
+            return
+        self.restart = True
+        self.skipped += nchars + self.tail.size + self.tail.dropped
+        self.tail = TailBuffer(self.caps.tail_chars)
+
+    def add_raw(self, offset: int, data: bytes) -> None:
+        if self.raw is None:
+            self.raw = RawRing(self.caps.raw_bytes)
+        self.raw.append_at(offset, data)
+
+    def add_size(self, offset: int, cols: int, rows: int) -> None:
+        self.sizes.append((offset, cols, rows))
+        del self.sizes[:-MAX_SIZE_MARKS]
+
+    def add_input(self, record: dict[str, Any], replace_last: bool) -> None:
+        payload = encode_json(record)
+        if replace_last and self.inputs:
+            self.inputs[-1] = (self.inputs[-1][0], payload)
+        else:
+            self.inputs.append((rec.INPUT_REPLACE if replace_last else rec.INPUT, payload))
+            del self.inputs[: -self.caps.inputs]
+
+    def set_exit(self, at: float, exit: dict[str, Any]) -> None:
+        self.exit = (at, rec.frame(rec.EXIT, encode_json({"at": at, "exit": exit})))
+
+    def shed(self) -> None:
+        """Give up the text and raw bytes waiting (the writer is behind): counted as lost."""
+        self.lost += self.tail.size
+        self.skip(0, head_full=True)
+        if self.raw is not None:
+            self.raw_lost += len(self.raw)
+            self.raw = None
+
+    def encode(self) -> tuple[bytes, int]:
+        """The records, and how many there are."""
+        parts: list[bytes] = []
+        if self.meta is not None:
+            parts.append(rec.frame(rec.META, self.meta))
+        for item in self.pinned:
+            if isinstance(item, int):
+                parts.append(rec.json_record(rec.SKIP, {"chars": item, "lost": 0}))
+            else:
+                parts.append(rec.text_record(rec.OUTPUT, *item))
+        dropped = self.skipped + self.tail.dropped
+        if self.restart or dropped:
+            parts.append(rec.json_record(rec.SKIP, {"chars": dropped, "lost": self.lost}))
+        parts += [rec.text_record(rec.OUTPUT, c.stream, c.text) for c in self.tail.chunks]
+        if self.raw_lost:
+            parts.append(rec.json_record(rec.RAW_LOST, {"bytes": self.raw_lost}))
+        if self.raw is not None and len(self.raw):
+            parts.append(rec.raw_record(*self.raw.read(self.raw.start)))
+        parts += [rec.size_record(*mark) for mark in self.sizes]
+        parts += [rec.frame(kind, payload) for kind, payload in self.inputs]
+        if self.exit is not None:
+            parts.append(self.exit[1])
+        return b"".join(parts), len(parts)

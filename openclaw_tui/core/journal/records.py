@@ -1,0 +1,119 @@
+"""The journal's file format: a magic line, then length-prefixed, checksummed records.
+
+Every record is ``<payload length: u32><crc32 of kind and payload: u32><kind: 1 byte><payload>``
+(little-endian). A reader trusts a record only when the whole of it is there and its checksum matches, so
+a record torn by a crash or a full disk is recognised and dropped, and everything before it still reads.
+Records are appended, never rewritten in place; a file is only ever replaced whole (compaction writes a
+new one and renames it over the old). Payloads are JSON for the rare, structured records and binary for
+the frequent ones (output text, raw bytes, size marks).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+MAGIC = b"OCTJNL1\n"
+HEADER = struct.Struct("<IIc")
+MAX_PAYLOAD = 64 << 20  # larger than any record we write; a bigger length is damage, not a record
+
+CAPS = b"C"  # first record: the session's id and caps
+META = b"M"  # the session's metadata (the newest wins)
+OUTPUT = b"O"  # output text: counted, fills the head, joins the tail
+TAIL = b"T"  # snapshot only: text restored into the tail, already counted by BASE
+SKIP = b"K"  # output that went by unrecorded: counted, and the tail restarts after it
+BASE = b"B"  # snapshot only: the head and the counts, before its TAIL records
+RAW = b"R"  # raw bytes at an absolute offset
+RAW_LOST = b"L"  # raw bytes the writer could not keep up with
+SIZE = b"Z"  # terminal size from a raw offset on
+INPUT = b"I"  # an input record
+INPUT_REPLACE = b"J"  # an input record that replaces the previous one (keystrokes joining their line)
+EXIT = b"X"  # how the session ended
+IDS = b"N"  # issued ids, newline-separated (the ids file)
+
+_OFFSET = struct.Struct("<Q")
+_SIZE = struct.Struct("<QHH")
+_ZEROS = b"\0" * 4096
+
+
+def frame(kind: bytes, payload: bytes) -> bytes:
+    return HEADER.pack(len(payload), zlib.crc32(payload, zlib.crc32(kind)), kind) + payload
+
+
+def json_record(kind: bytes, value: Any) -> bytes:
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return frame(kind, text.encode("utf-8", "surrogatepass"))
+
+
+def text_record(kind: bytes, stream: str, text: str) -> bytes:
+    name = stream.encode("utf-8", "surrogatepass")[:255]
+    return frame(kind, bytes([len(name)]) + name + text.encode("utf-8", "surrogatepass"))
+
+
+def raw_record(offset: int, data: bytes) -> bytes:
+    return frame(RAW, _OFFSET.pack(offset) + data)
+
+
+def size_record(offset: int, cols: int, rows: int) -> bytes:
+    return frame(SIZE, _SIZE.pack(offset, cols, rows))
+
+
+def read_json(payload: bytes) -> Any:
+    return json.loads(payload.decode("utf-8", "surrogatepass"))
+
+
+def read_text(payload: bytes) -> tuple[str, str]:
+    n = payload[0]
+    return payload[1 : 1 + n].decode("utf-8", "surrogatepass"), payload[1 + n :].decode("utf-8", "surrogatepass")
+
+
+def read_raw(payload: bytes) -> tuple[int, bytes]:
+    return _OFFSET.unpack_from(payload)[0], payload[_OFFSET.size :]
+
+
+def read_size(payload: bytes) -> tuple[int, int, int]:
+    offset, cols, rows = _SIZE.unpack(payload)
+    return offset, cols, rows
+
+
+@dataclass
+class Scan:
+    """What a file holds: its valid records (kind, payload, end offset), where the valid prefix ends, and,
+    when bytes follow it, whether they look like a torn last record or like damage (``damage``)."""
+
+    records: list[tuple[bytes, bytes, int]]
+    good: int
+    torn: bool = False
+    damage: str | None = None
+
+
+def scan(data: bytes) -> Scan:
+    """Split ``data`` into records, stopping at the first one that is incomplete or fails its checksum."""
+    if not data.startswith(MAGIC):
+        if MAGIC.startswith(data):  # empty, or the magic itself was torn
+            return Scan([], 0, torn=bool(data))
+        return Scan([], 0, damage="not a journal file")
+    records: list[tuple[bytes, bytes, int]] = []
+    pos = len(MAGIC)
+    while pos < len(data):
+        if len(data) - pos < HEADER.size:
+            return Scan(records, pos, torn=True)
+        length, crc, kind = HEADER.unpack_from(data, pos)
+        end = pos + HEADER.size + length
+        if length <= MAX_PAYLOAD and end > len(data):
+            return Scan(records, pos, torn=True)
+        payload = data[pos + HEADER.size : end]
+        if length > MAX_PAYLOAD or zlib.crc32(payload, zlib.crc32(kind)) != crc:
+            if _all_zero(data, pos):  # a file system that extended the file but never wrote the data
+                return Scan(records, pos, torn=True)
+            return Scan(records, pos, damage=f"{len(data) - pos} bytes after offset {pos} are not valid records")
+        records.append((kind, payload, end))
+        pos = end
+    return Scan(records, pos)
+
+
+def _all_zero(data: bytes, pos: int) -> bool:
+    return all(data[i : i + len(_ZEROS)] == _ZEROS[: len(data) - i] for i in range(pos, len(data), len(_ZEROS)))

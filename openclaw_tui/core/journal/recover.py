@@ -1,0 +1,90 @@
+"""Reading a journal directory back at start, and repairing what a crash or a bad disk left behind.
+
+A torn last record (the host died mid-write, or the disk filled) is expected: it is cut off silently and
+the file takes appends again. Anything else that does not read — bytes after the valid records that are
+not a torn record, a record that does not parse, a file that is not a journal — is reported in one line
+per file and never stops the load: the records before the damage are kept, a file that is not a journal
+at all is set aside as ``*.corrupt``. Recovered sessions are registered with the ``Disk`` so the budgets and
+eviction count them, and the ids file and the session files together give every id ever issued.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from . import records as rec
+from .disk import SUFFIX, Disk, SessionFile, file_name, unlink
+from .replay import RecoveredSession, replay
+
+
+@dataclass
+class Recovered:
+    """What a journal directory holds: ``sessions`` by id, every ``issued`` id, and a line for each file
+    that could not be fully read (``problems``)."""
+
+    sessions: dict[str, RecoveredSession] = field(default_factory=dict)
+    issued: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+
+def load(disk: Disk, skip: set[str]) -> Recovered:
+    """Every session file not in ``skip`` (sessions this process already writes), repaired: a torn
+    last record is cut off, a damaged tail is cut off and reported, a file that is not a journal is
+    renamed ``*.corrupt`` and reported. Sessions are registered for budgets and eviction."""
+    out = Recovered()
+    skip_names = {file_name(sid) for sid in skip}
+    for name in sorted(os.listdir(disk.dir)):
+        path = os.path.join(disk.dir, name)
+        if name.endswith(".tmp"):  # a compaction that never finished; the old file is intact
+            unlink(path)
+        elif name.endswith(SUFFIX) and name not in skip_names:
+            _load_session(disk, path, name, out)
+    out.issued = _load_ids(disk, out)
+    for sid in disk.evict():
+        out.sessions.pop(sid, None)
+    return out
+
+
+def _load_session(disk: Disk, path: str, name: str, out: Recovered) -> None:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as e:
+        out.problems.append(f"journal file {name} unreadable: {e.strerror}; skipped")
+        return
+    found = rec.scan(data)
+    session, good = replay(found.records)
+    if session is None:
+        if found.torn and not found.records:  # a crash between creating the file and its first record
+            unlink(path)
+            return
+        os.replace(path, path + ".corrupt")
+        out.problems.append(f"journal file {name} is not a readable journal; set aside as {name}.corrupt")
+        return
+    if good < len(data):
+        os.truncate(path, good)
+        if not found.torn or good < found.good:
+            why = found.damage or "a record that does not parse"
+            out.problems.append(f"journal file {name}: {why}; the records before it are kept")
+    ended = session.ended_at if session.exit else None
+    disk.files[session.session_id] = SessionFile(path, good, ended, records=len(found.records))
+    out.sessions[session.session_id] = session
+
+
+def _load_ids(disk: Disk, out: Recovered) -> list[str]:
+    try:
+        with open(disk.ids_path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        data = b""
+    found = rec.scan(data)
+    ids = [i for kind, payload, _ in found.records if kind == rec.IDS
+           for i in payload.decode("utf-8", "surrogatepass").split("\n") if i]
+    if found.good < len(data):
+        os.truncate(disk.ids_path, found.good)
+        if found.damage:
+            out.problems.append(f"journal file issued.jnl: {found.damage}; the ids before it are kept")
+    disk.ids_size = found.good
+    return list(dict.fromkeys(ids + list(out.sessions)))
