@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.notices import NoticeLine
 
 from ..waiting import wait_for
 
@@ -88,5 +89,6 @@ def screen_text(app: DashboardApp) -> str:
 
 
 def toasts(app: DashboardApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    """Every notice the app has shown so far (the notice line keeps them), oldest first."""
+    return [n.text for n in app.query_one(NoticeLine).history]
 

@@ -1,4 +1,9 @@
-"""The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them."""
+"""The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them.
+
+Every run from here stays in the session list, with its output, after it ends (the app starts it as a
+session of its own); "background" off means: take me to it, and type into it at once when it is a PTY.
+The checkboxes show their state in text (``[x]`` / ``[ ]``), not only by colour.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Checkbox, Input, Label
 
 from .base import FormDialog
+
+
+class StateCheckbox(Checkbox):
+    """A checkbox whose box reads ``x`` when checked and stays empty when not, in any colour scheme."""
+
+    @property
+    def BUTTON_INNER(self) -> str:
+        return "x" if self.value else " "
 
 
 class NewCommandDialog(FormDialog[dict[str, Any] | None]):
@@ -31,8 +44,10 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
             yield Input(self.previous.get("command", ""), placeholder="command, e.g. make test", id="command")
             yield Input(self.workdir, placeholder="working directory", id="workdir")
             with Horizontal(classes="dialog-options"):
-                yield Checkbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
-                yield Checkbox("background", value=self.previous.get("background", True), id="background")
+                yield StateCheckbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
+                yield StateCheckbox("background", value=self.previous.get("background", True), id="background")
+            yield Label("The run stays listed after it ends. Not in the background: the view switches to it, "
+                        "and keys go to it at once (PTY).", classes="dialog-help")
             yield Label(self.error, id="new-command-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Run", id="run", variant="primary")
@@ -44,7 +59,6 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.submit()
-
 
     def submit(self) -> None:
         command = self.query_one("#command", Input).value.strip()
