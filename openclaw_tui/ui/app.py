@@ -87,6 +87,8 @@ class DashboardApp(App[int]):
         self._quitting = False
         self._released = False
         self._terminal: TerminalView | None = None
+        self._workspace: Workspace | None = None
+        self._header: SummaryHeader | None = None
         self._demo_folder: str | None = None
         self._watchdog: threading.Timer | None = None
 
@@ -98,14 +100,20 @@ class DashboardApp(App[int]):
 
     @property
     def workspace(self) -> Workspace:
-        return self.query_one(Workspace)
+        return self._workspace if self._workspace is not None else self.query_one(Workspace)
+
+    @property
+    def header(self) -> SummaryHeader:
+        return self._header if self._header is not None else self.query_one(SummaryHeader)
 
     @property
     def shown(self) -> bool:
         """Whether the dashboard's widgets are there: while the app closes they are removed before the host's
         last messages (exits, list changes) are handled, and those must not fail the exit. Both widgets the
-        handlers use are checked: they are removed one after the other, in no order to rely on."""
-        return bool(self.query(Workspace)) and bool(self.query(SummaryHeader))
+        handlers use are checked: they are removed one after the other, in no order to rely on. (Asked for
+        every output message, so it looks at the two widgets rather than querying the whole screen.)"""
+        return (self._workspace is not None and self._header is not None and self._workspace.is_attached
+                and self._header.is_attached)
 
     async def on_event(self, event: events.Event) -> None:
         # Type-through keys go to the PTY from here rather than from the focused terminal widget: under
@@ -118,9 +126,11 @@ class DashboardApp(App[int]):
 
     async def on_mount(self) -> None:
         self._terminal = self.query_one(TerminalView)
+        self._workspace = self.query_one(Workspace)
+        self._header = self.query_one(SummaryHeader)
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
-        self.query_one(SummaryHeader).quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
+        self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
         self.host.start()
         if self.serve_path is not None:
             await self._serve(self.serve_path)
@@ -211,7 +221,7 @@ class DashboardApp(App[int]):
         """An attached dashboard lost its host: say so once, and in the header for as long as it shows."""
         if not self.shown:
             return
-        self.query_one(SummaryHeader).set_host_gone()
+        self.header.set_host_gone()
         self._sync()
         self.notify("The host went away: the sessions shown are no longer live, and actions fail. Quit (q) and "
                     "attach again once a host runs.", title="Host gone", severity="error", markup=False)
@@ -227,7 +237,7 @@ class DashboardApp(App[int]):
         if not self.shown:
             return
         sessions = self.sessions()
-        self.query_one(SummaryHeader).show_counts(counts(sessions))
+        self.header.show_counts(counts(sessions))
         self.workspace.sync(sessions)
         self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
 

@@ -17,14 +17,14 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.session import Session
 from .columns import Layout, fit
-from .rows import RowFilter, row_cells
+from .rows import RowFilter, row_cells, row_key
 
 HEADER_ROWS = 1
 
@@ -59,6 +59,7 @@ class SessionList(ScrollView, can_focus=True):
         self._layout: Layout = fit(80)
         self._layout_width = 80
         self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
+        self._styles: tuple[Style, Style, Style, Style] | None = None
 
     # -- what is listed -------------------------------------------------------------------------
     @property
@@ -90,9 +91,13 @@ class SessionList(ScrollView, can_focus=True):
             self._painted = []
             self.refresh()
         rows = self._visible_rows()
-        if rows != self._painted:  # the tick changes only runtimes: often nothing on screen changed
+        if rows != self._painted:  # the tick changes runtimes: repaint just the rows that changed
+            changed = [y for y, row in enumerate(rows) if y >= len(self._painted) or self._painted[y] != row]
+            if len(rows) != len(self._painted) or len(changed) > len(rows) // 2:
+                self.refresh()
+            else:
+                self.refresh(*(Region(0, y + HEADER_ROWS, self.size.width, 1) for y in changed))
             self._painted = rows
-            self.refresh()
         self._announce()
 
     def select(self, session_id: str) -> bool:
@@ -164,23 +169,40 @@ class SessionList(ScrollView, can_focus=True):
         return [self._row_key(i) for i in range(top, min(len(self._sessions), top + self._rows_on_screen()))]
 
     def _row_key(self, index: int) -> tuple[object, ...]:
-        cells = row_cells(self._sessions[index])
-        return (index == self._cursor, *((c.plain, str(c.style)) for c in cells.values()))
+        return index == self._cursor, row_key(self._sessions[index])
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def _row_styles(self) -> tuple[Style, Style, Style, Style]:
+        """Base, header, cursor and empty-message styles; looked up once per style change, not per line."""
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, self.get_component_rich_style("session-list--header"),
+                            base + self.get_component_rich_style("session-list--cursor"),
+                            base + self.get_component_rich_style("session-list--empty"))
+        return self._styles
+
+    def on_focus(self) -> None:
+        self._styles = None  # the cursor's colour follows the focus
+
+    def on_blur(self) -> None:
+        self._styles = None
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         if width != self._layout_width:  # the scrollbar comes and goes with the number of rows
             self._layout, self._layout_width = fit(width), width
-        base = self.rich_style
+        base, header, cursor, empty = self._row_styles()
         if y < HEADER_ROWS:
-            return self._strip(self._header_cells(), self.get_component_rich_style("session-list--header"), width)
+            return self._strip(self._header_cells(), header, width)
         index = self.scroll_offset.y + y - HEADER_ROWS
         if not self._sessions:
-            return self._empty_line(y - HEADER_ROWS, width, base)
+            return self._empty_line(y - HEADER_ROWS, width, base, empty)
         if index >= len(self._sessions):
             return Strip.blank(width, base)
-        row_style = base + self.get_component_rich_style("session-list--cursor") if index == self._cursor else base
-        return self._strip(row_cells(self._sessions[index]), row_style, width)
+        return self._strip(row_cells(self._sessions[index]), cursor if index == self._cursor else base, width)
 
     def _header_cells(self) -> dict[str, Text]:
         return {c.key: Text(c.label) for c in self._layout.columns}
@@ -205,11 +227,10 @@ class SessionList(ScrollView, can_focus=True):
                 segments.extend((Segment(text, style), Segment(gap, row_style)))
         return Strip(segments).adjust_cell_length(width, row_style)
 
-    def _empty_line(self, row: int, width: int, base: Style) -> Strip:
+    def _empty_line(self, row: int, width: int, base: Style, style: Style) -> Strip:
         lines = self.empty_message()
         if row >= len(lines):
             return Strip.blank(width, base)
-        style = base + self.get_component_rich_style("session-list--empty")
         return Strip([Segment(" " + lines[row], style)]).crop_extend(0, width, base)
 
     def empty_message(self) -> list[str]:

@@ -92,6 +92,13 @@ def where_label(session: Session) -> Text:
     return Text("sandbox" if session.host_kind == "sandbox" else "host", style="dim" if not session.running else "")
 
 
+def row_key(session: Session) -> tuple[object, ...]:
+    """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
+    return (session.id, session.name, session.agent, session.running, session.waiting, session.kernel_wait,
+            session.status, session.exit_code, session.exit_signal, session.timed_out, session.pty,
+            session.host_kind, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
+
+
 def row_cells(session: Session) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
     state = state_of(session)
