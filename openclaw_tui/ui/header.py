@@ -39,29 +39,33 @@ class SummaryHeader(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        for short_counts, right in ((False, 0), (True, 0), (True, 1), (True, 2)):
-            text = self.line(short_counts, right)
+        for counts_form, right in ((0, 0), (1, 0), (1, 1), (1, 2), (2, 2), (2, 3)):
+            text = self.line(counts_form, right)
             if cell_len(text.plain) <= width:
                 return text
         return text
 
-    def line(self, short: bool, right_form: int = 0) -> Text:
-        """The whole line: counts long or ``short``; the right part in form 0 (all), 1 or 2 (shortest),
-        right-aligned to the widget's width."""
+    def line(self, counts_form: int = 0, right_form: int = 0) -> Text:
+        """The whole line: counts in form 0 (words), 1 or 2 (shortest); the right part in form 0 (all), 1, 2
+        or 3 (none), right-aligned to the widget's width."""
         c = self.counts
+        words = (("running", "waiting for input", "finished", "failed"), ("running", "waiting", "finished", "failed"),
+                 ("run", "wait", "done", "failed"))[counts_form]
         text = Text()
         text.append(" openclaw-tui ", style="bold reverse")
         if self.host_gone:
             text.append("  host gone: not live (q, then attach again) ", style="bold white on red")
         text.append("  ")
-        text.append(f"{c['running']} running")
+        text.append(f"{c['running']} {words[0]}")
         text.append(" · ")
         waiting = c["waiting"]
-        text.append(f"◆ {waiting} waiting" + ("" if short else " for input"), style=WAITING if waiting else MUTED)
+        text.append(f"◆ {waiting} {words[1]}", style=WAITING if waiting else MUTED)
         text.append(" · ")
-        text.append(f"{c['finished']} finished", style="" if c["finished"] else MUTED)
+        text.append(f"{c['finished']} {words[2]}", style="" if c["finished"] else MUTED)
         text.append(" · ")
-        text.append(f"{c['failed']} failed", style="bold red" if c["failed"] else MUTED)
+        text.append(f"{c['failed']} {words[3]}", style="bold red" if c["failed"] else MUTED)
+        if right_form == 3:
+            return text
         right = self._right(right_form)
         pad = self.size.width - cell_len(text.plain) - cell_len(right.plain) - 1
         # the padding joins the right part's first span: a span of spaces alone is left out of an SVG's text

@@ -46,7 +46,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
     ("Looking", [
         (SessionList, "list-first", "first session"),
         (SessionList, "list-last", "last session"),
-        (Workspace, "log", "the agent's log view of the session, and who sent each input"),
+        (Workspace, "log", "the agent's log view, and who sent each input"),
         (LogPane, "log-older", "log view: older lines"),
         (LogPane, "log-newer", "log view: newer lines"),
         (Workspace, "copy", "copy the screen (PTY) or the log (pipe)"),

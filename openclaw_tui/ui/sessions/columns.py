@@ -1,8 +1,9 @@
 """Which columns of the session list fit a width, and how wide each is.
 
 At 120 columns every column shows at its natural width. A narrower terminal loses what the session view's
-title repeats anyway (where it runs, pty or pipe), then shortens the name and the agent, then the gaps, and
-only then anything an operator decides by: the status and the exit code stay visible down to 60 columns.
+title repeats anyway (where it runs, pty or pipe), then narrows the gaps and shortens the agent and the
+name, and only then anything an operator decides by: the status and the exit code stay visible down to 60
+columns.
 Any width left over goes to the name. Pure, so the list and the tests agree on one layout.
 """
 
@@ -36,7 +37,7 @@ GAP = 2
 
 # How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last.
 STEPS: tuple[tuple[str, ...], ...] = (
-    ("drop", "where"), ("drop", "io"), ("shrink", "name", "12"), ("shrink", "agent", "6"), ("gap", "1"),
+    ("drop", "where"), ("drop", "io"), ("gap", "1"), ("shrink", "agent", "6"), ("shrink", "name", "12"),
     ("shrink", "name", "8"), ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"),
     ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
 )
@@ -57,9 +58,14 @@ class Layout:
         return next((c.width for c in self.columns if c.key == key), 0)
 
 
-def fit(available: int) -> Layout:
-    """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`."""
+def fit(available: int, id_width: int | None = None) -> Layout:
+    """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`.
+
+    ``id_width``: the longest id listed, when shorter than the column: the rest goes to the name.
+    """
     layout = Layout(COLUMNS, GAP)
+    if id_width is not None:
+        layout = _resize(layout, "id", max(len("id"), min(id_width, layout.width_of("id"))))
     for step in STEPS:
         if layout.width <= available:
             break

@@ -57,7 +57,8 @@ class SessionList(ScrollView, can_focus=True):
         self._selected: str | None = None
         self._filter = RowFilter()
         self._layout: Layout = fit(80)
-        self._layout_width = 80
+        self._laid_out_for = (80, 0)
+        self._id_width = 0  # the longest id listed: the id column is no wider
         self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
         self._styles: tuple[Style, Style, Style, Style] | None = None
 
@@ -85,6 +86,7 @@ class SessionList(ScrollView, can_focus=True):
         self._sessions = visible
         if refilled:
             self._ids = ids
+            self._id_width = max(map(len, ids), default=0)
             self._cursor = ids.index(self._selected) if self._selected in ids else 0
             self.virtual_size = self._virtual_size()
             self._scroll_to_cursor()
@@ -192,8 +194,8 @@ class SessionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        if width != self._layout_width:  # the scrollbar comes and goes with the number of rows
-            self._layout, self._layout_width = fit(width), width
+        if (width, self._id_width) != self._laid_out_for:  # the scrollbar comes and goes with the rows
+            self._layout, self._laid_out_for = fit(width, self._id_width), (width, self._id_width)
         base, header, cursor, empty = self._row_styles()
         if y < HEADER_ROWS:
             return self._strip(self._header_cells(), header, width)
