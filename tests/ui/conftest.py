@@ -32,6 +32,16 @@ def new_host(wait_ms: int = 1000) -> ToolHost:
     return ToolHost(env={"OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS": str(wait_ms)}, config_path="/dev/null")
 
 
+@pytest.fixture(autouse=True)
+def private_runtime_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Copies go to ``$XDG_RUNTIME_DIR/openclaw-tui/copies``: a folder of the test's own, and no tmux
+    around the app (the suite may run inside one), so a copy's notice is the same everywhere."""
+    folder = tmp_path_factory.mktemp("run")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.delenv("TMUX", raising=False)
+    return folder
+
+
 @pytest.fixture
 async def host() -> AsyncIterator[ToolHost]:
     h = new_host()

@@ -290,3 +290,17 @@ async def test_escape_clears_the_filter_and_an_empty_list_says_why(app, host):
         await pilot.press("escape")
         await until(pilot, lambda: table.ids == [sid], "the filter cleared")
         assert app.query_one("#filter-text", Input).value == "" and table.has_focus
+
+
+async def test_copy_outside_tmux_says_it_was_sent_to_the_terminal_and_saves_a_file(app, host, private_runtime_dir):
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await start(host, "echo copy-me-please; sleep 60", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await until(pilot, lambda: "copy-me-please" in app.workspace.view.terminal.screen_text(), "the output")
+        await pilot.press("y")
+        notice = await until(pilot, lambda: next((t for t in toasts(app) if t.startswith("Copy")), None), "the notice")
+        saved = list((private_runtime_dir / "openclaw-tui" / "copies").glob(f"{sid}-screen-*.txt"))
+        assert len(saved) == 1 and "copy-me-please" in saved[0].read_text()
+        assert "Sent the screen" in notice and "OSC 52" in notice and str(saved[0]) in notice, notice
+        assert "copy-me-please" in app.clipboard
+        assert oct(saved[0].stat().st_mode & 0o777) == "0o600"
