@@ -223,8 +223,9 @@ class DashboardApp(App[int]):
             return
         self.header.set_host_gone()
         self._sync()
-        self.notify("The host went away: the sessions shown are no longer live, and actions fail. Quit (q) and "
-                    "attach again once a host runs.", title="Host gone", severity="error", markup=False)
+        self.notify(f"The host went away: the sessions shown are no longer live, and actions fail. Detach "
+                    f"({self.header.quit_key}) and attach again once a host runs.", title="Host gone",
+                    severity="error", markup=False)
 
     def on_session_exited(self, message: SessionExited) -> None:
         if not self.shown:
