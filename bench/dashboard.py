@@ -9,19 +9,35 @@ raw mode and logs the ``CLOCK_MONOTONIC`` time each byte arrives (the clock is s
 compares with ours); latency is arrival minus the moment the key event was posted to the app, the way
 Textual's input thread posts it. Target: p95 <= 50 ms.
 
-Run: ``python bench/dashboard.py [--lines 14000000] [--keys 200] [--floods 10]``.
+P8: idle CPU. The real ``openclaw-tui --demo`` runs in a tmux pane of its own at 120x40 (a real terminal, so
+drawing and writing count); once the demo has settled (three prompts waiting, the deploy failed) the
+dashboard process's CPU time is divided by the wall time, over 30 s. Printed beside it, measured the same way
+in the same run: an empty dashboard, and the demo's sessions on a host with no UI (the host's own share of
+the figure). Target: <= 1% of a core.
+
+P9: a list of 1000 sessions (real ``sleep`` processes, run on the host rather than in 1000 sandboxes), in a
+fresh interpreter: the time each frame takes (Textual's screen update: layout and paint) while the
+operator scrolls the list with the arrows, page keys and Home/End; target p95 <= 16 ms. Also the
+dashboard's memory (RSS) before the sessions and with them.
+
+Run: ``python bench/dashboard.py [--only p2,p3,p8,p9] [--lines 14000000] [--keys 200] [--floods 10]
+[--idle-s 30] [--sessions 1000]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
@@ -105,19 +121,182 @@ async def p3(app: DashboardApp, keys: int, floods: int) -> None:
     print(f"P3 keystroke p95 ms: {p95:.1f} (target <= 50)")
 
 
-async def main(args: argparse.Namespace) -> None:
-    host = ToolHost(env={}, config_path="/dev/null")
+# -- P8: idle CPU ------------------------------------------------------------------------------------
+def dashboard_cpu(seconds: float, demo: bool) -> float:
+    """CPU share of the real dashboard in a tmux pane of its own, once settled, over ``seconds``."""
+    import psutil
+
+    server = f"bench-p8-{uuid.uuid4().hex[:8]}"
+    folder = Path(tempfile.mkdtemp(prefix="bench-p8-"))
+    (folder / "sock").mkdir(mode=0o700)  # a folder of its own: sandboxed runs may not work beside the socket
+    (folder / "tmp").mkdir(mode=0o700)
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(folder / "sock" / "host.sock"), "TMPDIR": str(folder / "tmp"),
+           "TERM": "xterm-256color"}
+    env.pop("TMUX", None)
+    script = shutil.which("openclaw-tui") or f"{sys.executable} -m openclaw_tui.cli"
+    command = f"exec {script} --config /dev/null" + (" --demo" if demo else "")
+    tmux = ["tmux", "-L", server, "-f", "/dev/null"]
+    subprocess.run([*tmux, "new-session", "-d", "-s", "p8", "-x", "120", "-y", "40", command], env=env, check=True)
+    try:
+        pid = int(subprocess.run([*tmux, "list-panes", "-t", "p8", "-F", "#{pane_pid}"], capture_output=True,
+                                 text=True, check=True).stdout)
+        settled = ("◆ 3 waiting", "1 failed") if demo else ("openclaw-tui",)
+        deadline = time.monotonic() + 60
+        while not all(w in subprocess.run([*tmux, "capture-pane", "-p", "-t", "p8"], capture_output=True,
+                                          text=True).stdout for w in settled):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the dashboard did not settle")
+            time.sleep(0.2)
+        time.sleep(2)
+        proc = psutil.Process(pid)
+        before, began = proc.cpu_times(), time.monotonic()
+        time.sleep(seconds)
+        after, wall = proc.cpu_times(), time.monotonic() - began
+        return (after.user - before.user + after.system - before.system) / wall
+    finally:
+        subprocess.run([*tmux, "kill-server"], check=False)
+        time.sleep(1)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def host_cpu(seconds: float) -> float:
+    """CPU share of this process running the demo's sessions on a host with no UI (same settling)."""
+    from openclaw_tui.ui.demo import start_demo, write_scripts
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    folder = write_scripts()
+    try:
+        async with ToolHost(config_path="/dev/null") as host:
+            await start_demo(host, folder)
+            await until(lambda: sum(bool(s.kernel_wait or s.waiting) for s in host.sessions()) == 3, timeout=60)
+            await asyncio.sleep(2)
+            before, began = cpu(), time.monotonic()
+            await asyncio.sleep(seconds)
+            return (cpu() - before) / (time.monotonic() - began)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def p8(seconds: float) -> None:
+    empty = dashboard_cpu(seconds, demo=False)
+    demo = dashboard_cpu(seconds, demo=True)
+    alone = float(subprocess.run([sys.executable, __file__, "--only", "p8-host", "--idle-s", str(seconds)],
+                                 capture_output=True, text=True, check=True).stdout.split()[-1])
+    print(f"P8 idle CPU over {seconds:.0f} s, 120x40 in tmux (CPU time / wall time, % of a core):")
+    print(f"P8   empty dashboard            {empty * 100:5.2f}%")
+    print(f"P8   the demo's host, no UI     {alone * 100:5.2f}%   (the host's share of the line below)")
+    print(f"P8 dashboard with the demo:     {demo * 100:5.2f}%   (target <= 1%)")
+
+
+# -- P9: 1000 sessions ------------------------------------------------------------------------------
+def rss_mb() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+async def p9(count: int) -> dict[str, float]:
+    """Frame times while scrolling a list of ``count`` sessions, and the dashboard's memory."""
+    from textual.screen import Screen
+
+    frames: list[float] = []
+    update = Screen._on_timer_update
+
+    def timed(screen: Screen) -> None:  # type: ignore[type-arg]
+        # only updates with something to draw count as frames (the pilot also calls it when all is drawn)
+        work = bool(screen._dirty_widgets or screen._layout_required or screen._repaint_required
+                    or screen._scroll_required)  # a bool now: the update empties the set
+        began = time.perf_counter()
+        update(screen)
+        if work:
+            frames.append((time.perf_counter() - began) * 1000)
+
+    Screen._on_timer_update = timed  # type: ignore[method-assign]  # before the screen's timer takes it
+    folder = tempfile.mkdtemp(prefix="bench-p9-")
+    config = Path(folder) / "host.toml"
+    config.write_text('[tools.exec]\nhost = "gateway"\n')  # 1000 sleeps, not 1000 sandboxes
+    host = ToolHost(env={}, config_path=str(config))
     app = make_app(host, cursor_blink=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        await p2(app, args.lines)
-        await p3(app, args.keys, args.floods)
-        await host.close()
+    ticks: list[float] = []
+    sync = app._sync
+
+    def timed_sync() -> None:  # the once-a-second update of the list, header and view, and on host events
+        began = time.perf_counter()
+        sync()
+        ticks.append((time.perf_counter() - began) * 1000)
+
+    app._sync = timed_sync  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            empty = rss_mb()
+            for i in range(count):
+                res = await host.call({"tool": "exec", "command": f"sleep {3600 + i}", "background": True,
+                                       "workdir": folder}, agent=f"agent-{i % 7}")
+                assert res["details"]["status"] == "running", res
+            table = app.workspace.query_one("#session-list")
+            await until(lambda: len(table.ids) == count, timeout=60)  # type: ignore[attr-defined]
+            await pilot.pause(1.5)
+            listed = rss_mb()
+            frames.clear()
+            ticks.clear()
+            keys = ["down"] * 300 + ["pagedown"] * 40 + ["end", "home"] + ["pagedown"] * 20 + ["up"] * 100
+            began = time.monotonic()
+            for key in keys:
+                await pilot.press(key)
+            await pilot.pause(0.2)
+            scrolled_s = time.monotonic() - began
+            shown = sorted(frames)
+            await host.close()
+    finally:
+        Screen._on_timer_update = update  # type: ignore[method-assign]
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"keys": len(keys), "seconds": scrolled_s, "frames": len(shown), "p50": statistics.median(shown),
+            "p95": shown[int(0.95 * (len(shown) - 1))], "max": shown[-1], "empty_mb": empty, "listed_mb": listed,
+            "after_mb": rss_mb(), "sync_ms": statistics.mean(ticks) if ticks else 0.0}
+
+
+def print_p9(r: dict[str, float], count: int) -> None:
+    print(f"P9 {count} sessions: {r['keys']:.0f} keys (arrows, pages, Home/End) in {r['seconds']:.1f} s, "
+          f"{r['frames']:.0f} frames; frame ms p50 {r['p50']:.1f}, max {r['max']:.1f}; list update (each second) "
+          f"{r['sync_ms']:.1f} ms")
+    print(f"P9 dashboard memory: {r['empty_mb']:.0f} MB RSS with no session, {r['listed_mb']:.0f} MB listing {count} "
+          f"({(r['listed_mb'] - r['empty_mb']) / count * 1000:.0f} KB per session, host's share included)")
+    print(f"P9 frame ms p95 while scrolling: {r['p95']:.1f} (target <= 16)")
+
+
+async def main(args: argparse.Namespace) -> None:
+    only = set(args.only.split(","))
+    if only & {"p2", "p3"}:
+        host = ToolHost(env={}, config_path="/dev/null")
+        app = make_app(host, cursor_blink=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            if "p2" in only:
+                await p2(app, args.lines)
+            if "p3" in only:
+                await p3(app, args.keys, args.floods)
+            await host.close()
+    if "p8" in only:
+        p8(args.idle_s)
+    if "p9" in only:  # a fresh interpreter: no earlier run's heap in its memory figures
+        out = subprocess.run([sys.executable, __file__, "--only", "p9-run", "--sessions", str(args.sessions)],
+                             capture_output=True, text=True, check=True).stdout
+        print_p9(json.loads(out.splitlines()[-1]), args.sessions)
+    if "p8-host" in only:
+        print(await host_cpu(args.idle_s))
+    if "p9-run" in only:
+        print(json.dumps(await p9(args.sessions)))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="p2,p3,p8,p9", help="comma-separated: p2, p3, p8, p9")
     parser.add_argument("--lines", type=int, default=14_000_000, help="lines of the P2 flood (14M ~ 107 MB)")
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--floods", type=int, default=10)
+    parser.add_argument("--idle-s", type=float, default=30.0, help="P8's measuring window")
+    parser.add_argument("--sessions", type=int, default=1000, help="P9's list")
     asyncio.run(main(parser.parse_args()))

@@ -16,15 +16,15 @@ from .. import ToolHost
 from ..remote.client import NoHost
 from ..remote.mirror import RemoteHost
 from ..remote.paths import find_host, socket_path
-from .app import DashboardApp
+from .app import AttachedDashboardApp, DashboardApp
 from .settings import load_keymap
 
-__all__ = ["DashboardApp", "make_app", "run_attached", "run_dashboard"]
+__all__ = ["AttachedDashboardApp", "DashboardApp", "make_app", "run_attached", "run_dashboard"]
 
 
 def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: bool = True,
              handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
-             serve_path: Path | None = None) -> DashboardApp:
+             serve_path: Path | None = None, socket: Path | None = None) -> DashboardApp:
     """The dashboard on ``host`` (started when the app mounts, closed when it unmounts).
 
     Args:
@@ -33,12 +33,16 @@ def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: b
         cursor_blink: off for screenshots and tests.
         handle_signals: SIGTERM/SIGHUP end the sessions and the app (for the real program).
         keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
-        attached: ``host`` is a :class:`RemoteHost`; quitting leaves its sessions running.
+        attached: ``host`` is a :class:`RemoteHost`; quitting detaches, leaving its sessions running.
         serve_path: serve the (embedded) host on this Unix socket while the app runs.
+        socket: the socket an attached dashboard reached its host on (named in the header).
     """
     # RemoteHost offers ToolHost's surface (remote/mirror.py), which is all the app uses
-    return DashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals, keymap=keymap,
-                        attached=attached, serve_path=serve_path)
+    if attached:
+        return AttachedDashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals,
+                                    keymap=keymap, attached_to=str(socket) if socket else "another process")
+    return DashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals,
+                        keymap=keymap, serve_path=serve_path)
 
 
 def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
@@ -72,7 +76,8 @@ def run_attached(config_path: str | None = None, path: Path | None = None, demo:
         except NoHost as exc:
             print(f"openclaw-tui: {exc}", file=sys.stderr)
             return 2
-        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True)
+        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True,
+                       socket=where)
 
         async def say_attached(pilot: object) -> None:
             app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",

@@ -1,11 +1,12 @@
-"""The dashboard application: the host's sessions on screen, with toasts, the new-command dialog and quit.
+"""The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
 The app is given its :class:`~openclaw_tui.core.host.ToolHost` and owns its lifetime on the app's loop:
 it starts the host when mounted and closes it when unmounted (ending every session and waiting until
 their process groups are gone), so no process outlives the dashboard. Host events arrive through
 :class:`~.bridge.HostBridge` as messages (waiting changes, by the idle rule or the kernel's evidence,
-come as list changes); a once-a-second tick updates the runtimes shown. Attached to a host in another
-process (``openclaw-tui attach``), closing only disconnects.
+come as list changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
+line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. Attached to a host in another
+process (``openclaw-tui attach``, :class:`AttachedDashboardApp`), quitting only detaches.
 """
 
 from __future__ import annotations
@@ -18,25 +19,31 @@ import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.errors import MarkupError
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
 from ..core.host import ToolHost
-from ..core.notify import end_words
-from ..core.session import FAILED, Session
+from ..core.session import Session
 from ..remote.server import AlreadyServing, HostServer
+from .announce import Announcer
 from .bridge import HostBridge, HostGone, SessionExited, SessionOutput, SessionsChanged
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog
 from .footer import DashboardFooter
 from .header import SummaryHeader
-from .sessions.rows import counts, is_waiting
+from .help import HelpDialog, app_bindings, keys_of
+from .notices import Notice, NoticeLine
+from .sessions.rows import counts
 from .sessions.workspace import Workspace
 from .terminal_view import TerminalView
 
 TICK_S = 1.0
-EXIT_WATCHDOG_S = 5.0
+EXIT_WATCHDOG_S = 2.0  # after SIGTERM, once everything is released: restoring the terminal must not hang the exit
+QUIT_IDS_LISTED = 12
 
 
 class DashboardApp(App[int]):
@@ -48,7 +55,7 @@ class DashboardApp(App[int]):
         cursor_blink: blink text cursors (off for screenshots and snapshot tests).
         handle_signals: end sessions and exit on SIGTERM/SIGHUP (for the real program, not tests).
         keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
-        attached: the host runs in another process (``openclaw-tui attach``): quitting only disconnects.
+        attached_to: the socket of the host in another process (``openclaw-tui attach``), shown in the header.
         serve_path: serve the embedded host on this socket so agents and other dashboards reach it.
     """
 
@@ -61,12 +68,13 @@ class DashboardApp(App[int]):
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
     ]
+    attached = False
 
     def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
-                 handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
-                 serve_path: Path | None = None) -> None:
+                 handle_signals: bool = False, keymap: dict[str, str] | None = None,
+                 attached_to: str | None = None, serve_path: Path | None = None) -> None:
         super().__init__()
-        self.attached = attached
+        self.attached_to = attached_to
         self.serve_path = serve_path
         self._server: HostServer | None = None
         self.user_keymap = keymap or {}
@@ -75,28 +83,37 @@ class DashboardApp(App[int]):
         self.cursor_blink = cursor_blink
         self.handle_signals = handle_signals
         self.bridge: HostBridge | None = None
-        self._waiting: dict[str, tuple[int, float]] = {}  # announced waiting sessions -> their input_mark then
-        self._answered: set[str] = set()  # announced, then seen working again after input
+        self.announcer = Announcer(self._post_notice, self._notice_showing)
         self._quitting = False
+        self._released = False
         self._terminal: TerminalView | None = None
+        self._workspace: Workspace | None = None
+        self._header: SummaryHeader | None = None
         self._demo_folder: str | None = None
         self._watchdog: threading.Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield SummaryHeader(id="header")
+        yield SummaryHeader(attached_to=self.attached_to, id="header")
         yield Workspace(self.host, id="workspace")
+        yield NoticeLine(id="notices")
         yield DashboardFooter()
 
     @property
     def workspace(self) -> Workspace:
-        return self.query_one(Workspace)
+        return self._workspace if self._workspace is not None else self.query_one(Workspace)
+
+    @property
+    def header(self) -> SummaryHeader:
+        return self._header if self._header is not None else self.query_one(SummaryHeader)
 
     @property
     def shown(self) -> bool:
         """Whether the dashboard's widgets are there: while the app closes they are removed before the host's
         last messages (exits, list changes) are handled, and those must not fail the exit. Both widgets the
-        handlers use are checked: they are removed one after the other, in no order to rely on."""
-        return bool(self.query(Workspace)) and bool(self.query(SummaryHeader))
+        handlers use are checked: they are removed one after the other, in no order to rely on. (Asked for
+        every output message, so it looks at the two widgets rather than querying the whole screen.)"""
+        return (self._workspace is not None and self._header is not None and self._workspace.is_attached
+                and self._header.is_attached)
 
     async def on_event(self, event: events.Event) -> None:
         # Type-through keys go to the PTY from here rather than from the focused terminal widget: under
@@ -109,22 +126,37 @@ class DashboardApp(App[int]):
 
     async def on_mount(self) -> None:
         self._terminal = self.query_one(TerminalView)
+        self._workspace = self.query_one(Workspace)
+        self._header = self.query_one(SummaryHeader)
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
+        self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
         self.host.start()
         if self.serve_path is not None:
             await self._serve(self.serve_path)
         self.bridge = HostBridge(self.host, self)
-        self.set_interval(TICK_S, self._tick)
+        self.set_interval(TICK_S, self._sync)
         if self.handle_signals:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGHUP):
-                loop.add_signal_handler(sig, self._on_terminate_signal)
+                loop.add_signal_handler(sig, self._on_terminate_signal, sig)
         if self.demo:
             self._demo_folder = write_scripts()
-            self.run_worker(start_demo(self.host, self._demo_folder), group="demo")
+            self.run_worker(start_demo(self.host, self._demo_folder, self.announcer.expect_wait, self._demo_refused),
+                            group="demo")
+
+    def _demo_refused(self, why: str) -> None:
+        self.notify(why, title="Demo", severity="error", markup=False)
 
     async def on_unmount(self) -> None:
+        await self._release()
+
+    async def _release(self) -> None:
+        """Stop serving, close the host (embedded: ends every session; attached: only disconnects), remove the
+        demo's folder. Once, from whichever comes first: the unmount or a terminating signal."""
+        if self._released:
+            return
+        self._released = True
         if self.handle_signals:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -133,7 +165,7 @@ class DashboardApp(App[int]):
             self.bridge.close()
         if self._server is not None:
             await self._server.close()
-        await self.host.close()  # embedded: ends every session; attached: only disconnects
+        await self.host.close()
         if self._demo_folder is not None:
             shutil.rmtree(self._demo_folder, ignore_errors=True)
 
@@ -144,9 +176,30 @@ class DashboardApp(App[int]):
         try:
             await server.start()
         except (AlreadyServing, OSError) as exc:
-            self.notify(f"Not serving the socket: {exc}", title="Socket", severity="warning", timeout=10)
+            self.notify(f"Not serving the socket: {exc}", title="Socket", severity="warning", timeout=10,
+                        markup=False)
             return
         self._server = server
+
+    # -- notices --------------------------------------------------------------------------------
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification of the app and its widgets goes to the notice line, never a toast."""
+        if markup:
+            try:
+                message = Text.from_markup(message).plain
+            except MarkupError:
+                pass
+        self._post_notice(Notice(message, title, severity), timeout)
+
+    def _post_notice(self, notice: Notice, timeout: float | None = None) -> None:
+        found = self.query(NoticeLine)
+        if found:
+            found.first().post(notice, timeout)
+
+    def _notice_showing(self, kind: str) -> bool:
+        found = self.query(NoticeLine)
+        return bool(found) and found.first().showing(kind)
 
     # -- host events ----------------------------------------------------------------------------
     def sessions(self) -> list[Session]:
@@ -168,58 +221,26 @@ class DashboardApp(App[int]):
         """An attached dashboard lost its host: say so once, and in the header for as long as it shows."""
         if not self.shown:
             return
-        self.query_one(SummaryHeader).host_gone = True
+        self.header.set_host_gone()
         self._sync()
-        self.notify("The host went away: the sessions shown are no longer live, and actions fail. Quit (q) and "
-                    "attach again once a host runs.", title="Host gone", severity="error", timeout=30)
+        self.notify(f"The host went away: the sessions shown are no longer live, and actions fail. Detach "
+                    f"({self.header.quit_key}) and attach again once a host runs.", title="Host gone",
+                    severity="error", markup=False)
 
     def on_session_exited(self, message: SessionExited) -> None:
         if not self.shown:
             return
         self.workspace.session_ended(message.session_id)
-        self._waiting.pop(message.session_id, None)
-        self._answered.discard(message.session_id)
-        d = message.details
         if message.listed and not self._quitting:
-            # from the state the event carries: a removed session is gone from the registry by now
-            how = end_words(bool(d.get("timedOut")), d.get("exitSignal"), d.get("exitCode"))
-            self.notify(f"{d['sessionId']} ({d['name']}) {d['status']}, {how}", title="Session ended",
-                        severity="error" if d["status"] == FAILED else "information")
-
-    def _tick(self) -> None:
-        self._sync()
+            self.announcer.session_exited(message.details)
 
     def _sync(self) -> None:
         if not self.shown:
             return
         sessions = self.sessions()
-        self.query_one(SummaryHeader).show_counts(counts(sessions))
+        self.header.show_counts(counts(sessions))
         self.workspace.sync(sessions)
-        self._check_waiting(sessions)
-
-    def _check_waiting(self, sessions: list[Session]) -> None:
-        """Toast a session that starts waiting for input (idle rule or kernel evidence).
-
-        A program that idles reading the terminal between redraws (``top``) flips in and out of waiting
-        every second; it is announced again only once it was seen working again after someone sent it
-        input. Keystrokes typed into a prompt that still waits (a password, character by character) are
-        not a new question.
-        """
-        waiting = {s.id: s for s in sessions if is_waiting(s)}
-        for s in sessions:  # working again after input: its next wait is a new question
-            if s.id in self._waiting and s.id not in waiting and input_mark(s) != self._waiting[s.id]:
-                self._answered.add(s.id)
-        typing_into = self.workspace.selected if self.workspace.type_through else None
-        for sid, s in waiting.items():
-            if sid in self._waiting and sid not in self._answered:
-                continue
-            self._answered.discard(sid)
-            self._waiting[sid] = input_mark(s)
-            if typing_into is s:
-                continue  # the operator is typing into it: each echo and prompt is no news
-            why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
-            self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",
-                        severity="warning")
+        self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -229,14 +250,9 @@ class DashboardApp(App[int]):
         return True
 
     def action_toggle_help(self) -> None:
-        """Open or close Textual's help panel: every key of the focused widget and its ancestors.
-
-        The footer leaves the less used keys out when the terminal is narrow; this lists them all.
-        """
-        if self.screen.query("HelpPanel"):
-            self.action_hide_help_panel()
-        else:
-            self.action_show_help_panel()
+        """The dashboard's keys by purpose (:mod:`.help`); ``?`` again or Escape closes it."""
+        if not isinstance(self.screen, HelpDialog):
+            self.push_screen(HelpDialog())
 
     def action_new_command(self, previous: dict[str, Any] | None = None, error: str = "") -> None:
         async def run(params: dict[str, Any] | None) -> None:
@@ -246,21 +262,26 @@ class DashboardApp(App[int]):
         self.push_screen(NewCommandDialog(previous=previous, error=error), run)
 
     async def _exec(self, params: dict[str, Any]) -> None:
-        res = await self.host.call({"tool": "exec", **params}, agent=None)
+        """Run the dialog's command as a session of its own, so it stays listed (with its output) after it ends.
+
+        An ``exec`` in the foreground that ends within its yield window is answered in full and forgotten
+        by the host; the operator has no agent to read that answer, so every run from the dialog is started
+        in the background. Unchecking "background" means: take me to it, and type into it (PTY).
+        """
+        foreground = not params.get("background", True)
+        res = await self.host.call({"tool": "exec", **params, "background": True}, agent=None)
         sid = res["details"].get("sessionId")
         if res["details"]["status"] == "failed" and res["details"].get("pid") is None:
             self.action_new_command(params, res["text"])  # refused before it ran: correct it, don't retype
         elif res["details"]["status"] == "failed":
-            self.notify(res["text"], title="Command failed", severity="error")
-        elif sid and self.host.session(sid) is not None:
+            self.notify(res["text"], title="Command failed", severity="error", markup=False)
+        elif sid:
             self._sync()
-            self.workspace.select(sid)
-        else:
-            self.notify(res["text"][-400:], title=f"{params['command']} finished")
+            self.workspace.show_new(sid, type_into=foreground and bool(params.get("pty")))
 
     async def action_quit(self) -> None:
         running = [s for s in self.host.sessions() if s.running]
-        if not running or self.attached:  # attached: the sessions stay with their host
+        if not running:
             self.exit(0)
             return
 
@@ -268,21 +289,27 @@ class DashboardApp(App[int]):
             if yes:
                 self.run_worker(self._shutdown_sessions(len(running)), group="quit", exclusive=True)
 
-        names = ", ".join(s.id for s in running[:4]) + (" …" if len(running) > 4 else "")
-        self.push_screen(ConfirmDialog(f"{len(running)} session(s) still running ({names}).\n"
-                                       "Quitting ends them all. Quit?", yes="Quit", title="Quit"), answer)
+        ids = ", ".join(s.id for s in running[:QUIT_IDS_LISTED])
+        more = f" and {len(running) - QUIT_IDS_LISTED} more" if len(running) > QUIT_IDS_LISTED else ""
+        self.push_screen(ConfirmDialog(f"{len(running)} session{'s' if len(running) != 1 else ''} still running: "
+                                       f"{ids}{more}.\nQuitting ends them all. Quit?", yes="Quit", title="Quit"),
+                         answer)
 
-    def _on_terminate_signal(self) -> None:
-        self.run_worker(self._terminate(), group="quit", exclusive=True)
+    def _on_terminate_signal(self, sig: int = signal.SIGTERM) -> None:
+        self.run_worker(self._terminate(hung_up=sig == signal.SIGHUP), group="quit", exclusive=True)
 
-    async def _terminate(self) -> None:
-        """SIGTERM/SIGHUP: end every session first, then exit.
+    async def _terminate(self, hung_up: bool = False) -> None:
+        """SIGTERM/SIGHUP: end every session (attached: disconnect), release everything, then exit.
 
-        After a hang-up the terminal is gone and Textual's shutdown can block on writing to it; with the
-        sessions already ended there is nothing left to supervise, so a watchdog ends the process then.
+        Everything the dashboard holds is released before the exit starts. After a hang-up the terminal is
+        gone and there is nothing to restore on it; Textual's shutdown would block writing to it, so the
+        process ends at once. After SIGTERM the terminal is still there and is restored, with a watchdog in
+        case that blocks.
         """
         self._quitting = True
-        await self.host.close()  # attached: only disconnects; the sessions stay with their host
+        await self._release()
+        if hung_up:
+            os._exit(0)
         self._watchdog = threading.Timer(EXIT_WATCHDOG_S, os._exit, args=(0,))
         self._watchdog.daemon = True
         self._watchdog.start()
@@ -295,12 +322,21 @@ class DashboardApp(App[int]):
 
     async def _shutdown_sessions(self, count: int) -> None:
         self._quitting = True
-        self.notify(f"Ending {count} session(s)…", title="Quitting")
+        self.notify(f"Ending {count} session{'s' if count != 1 else ''}…", title="Quitting")
         await self.host.close()
         self.exit(0)
 
 
-def input_mark(session: Session) -> tuple[int, float]:
-    """Changes whenever ``session`` gets input: keystrokes typed through join their line's record, so the
-    count alone would miss them."""
-    return len(session.inputs), session.inputs[-1].at if session.inputs else 0.0
+class AttachedDashboardApp(DashboardApp):
+    """The dashboard on a host in another process: its header says so, and ``q`` detaches at once, leaving
+    every session running with its host."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Detach", id="quit"),
+        Binding("ctrl+q", "quit", "Detach", id="quit-ctrl", show=False),
+    ]
+    attached = True
+
+    async def action_quit(self) -> None:
+        self.exit(0)
+

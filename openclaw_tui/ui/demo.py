@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 
 from ..core.host import ToolHost
 
@@ -84,11 +85,20 @@ def write_scripts() -> str:
     return folder
 
 
-async def start_demo(host: ToolHost, folder: str) -> list[str]:
-    """Start the demo sessions in ``folder`` (see :func:`write_scripts`); returns their ids."""
+async def start_demo(host: ToolHost, folder: str, on_started: Callable[[list[str]], None] | None = None,
+                     on_refused: Callable[[str], None] | None = None) -> list[str]:
+    """Start the demo sessions in ``folder`` (see :func:`write_scripts`); returns their ids.
+
+    ``on_started`` hears of each id as soon as its session runs (the dashboard expects their prompts);
+    ``on_refused`` of each run the host refused, with the host's reason.
+    """
     ids = []
     for call in demo_calls(folder):
         res = await host.call({"tool": "exec", "background": True, "workdir": folder, **call}, agent=AGENT)
         if res["details"].get("sessionId"):
             ids.append(res["details"]["sessionId"])
+            if on_started is not None:
+                on_started(ids[-1:])
+        elif on_refused is not None:
+            on_refused(f"{call['command']}: {res['text']}")
     return ids

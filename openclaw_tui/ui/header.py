@@ -1,28 +1,85 @@
-"""The header line: the product name and how many sessions are running, waiting, finished and failed.
+"""The header line: how many sessions run, wait, finished and failed, and what quitting does.
 
-Waiting sessions are the ones a person should look at first, so their count is coloured like their rows.
-No clock here: a ticking clock would make every screenshot different.
+Waiting sessions are the ones a person should look at first, so a non-zero waiting count is coloured like
+their rows and a zero one is muted. The counts are separated by ``·`` so they read apart in any copy of
+the screen. The right end says whose sessions these are: an attached dashboard names its host's socket
+and that quitting detaches; an embedded one says how many sessions quitting ends. Narrow terminals get the
+short forms. No clock here: a ticking clock would make every screenshot different.
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
+
+MUTED = "dim"
+WAITING = "bold black on #ffaf00"
 
 
-class SummaryHeader(Static):
-    """Call :meth:`show_counts` with the counts from :func:`~openclaw_tui.ui.sessions.rows.counts`."""
+class SummaryHeader(Widget):
+    """Call :meth:`show_counts` with :func:`~openclaw_tui.ui.sessions.rows.counts`; set :attr:`attached_to` for
+    an attached dashboard. Only a change repaints it (the tick calls it every second)."""
 
-    host_gone = False  # attached, and the host went away: the counts are the last ones known
+    def __init__(self, *, attached_to: str | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.attached_to = attached_to
+        self.host_gone = False  # attached, and the host went away: the counts are the last ones known
+        self.quit_key = "q"  # as bound now (the keymap may remap it)
+        self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
 
     def show_counts(self, counts: dict[str, int]) -> None:
+        if counts != self.counts:
+            self.counts = dict(counts)
+            self.refresh()
+
+    def set_host_gone(self) -> None:
+        self.host_gone = True
+        self.refresh()
+
+    def render(self) -> Text:
+        width = self.size.width
+        for counts_form, right in ((0, 0), (1, 0), (1, 1), (1, 2), (2, 2), (2, 3)):
+            text = self.line(counts_form, right)
+            if cell_len(text.plain) <= width:
+                return text
+        return text
+
+    def line(self, counts_form: int = 0, right_form: int = 0) -> Text:
+        """The whole line: counts in form 0 (words), 1 or 2 (shortest); the right part in form 0 (all), 1, 2
+        or 3 (none), right-aligned to the widget's width."""
+        c = self.counts
+        words = (("running", "waiting for input", "finished", "failed"), ("running", "waiting", "finished", "failed"),
+                 ("run", "wait", "done", "failed"))[counts_form]
         text = Text()
         text.append(" openclaw-tui ", style="bold reverse")
         if self.host_gone:
             text.append("  host gone: not live (q, then attach again) ", style="bold white on red")
-        text.append(f"   {counts['running']} running   ")
-        waiting = counts["waiting"]
-        text.append(f"◆ {waiting} waiting for input", style="bold black on #ffaf00" if waiting else "dim")
-        text.append(f"   {counts['finished']} finished   ")
-        text.append(f"{counts['failed']} failed", style="bold red" if counts["failed"] else "")
-        self.update(text)
+        text.append("  ")
+        text.append(f"{c['running']} {words[0]}")
+        text.append(" · ")
+        waiting = c["waiting"]
+        text.append(f"◆ {waiting} {words[1]}", style=WAITING if waiting else MUTED)
+        text.append(" · ")
+        text.append(f"{c['finished']} {words[2]}", style="" if c["finished"] else MUTED)
+        text.append(" · ")
+        text.append(f"{c['failed']} {words[3]}", style="bold red" if c["failed"] else MUTED)
+        if right_form == 3:
+            return text
+        right = self._right(right_form)
+        pad = self.size.width - cell_len(text.plain) - cell_len(right.plain) - 1
+        # the padding joins the right part's first span: a span of spaces alone is left out of an SVG's text
+        right.pad_left(max(2, pad))
+        text.append_text(right)
+        return text
+
+    def _right(self, form: int) -> Text:
+        if self.attached_to is not None:
+            where = (f" to {self.attached_to}", "", "")[form]
+            detaches = (f" · {self.quit_key} detaches", f" · {self.quit_key} detaches", "")[form]
+            return Text.assemble(("attached", "bold"), where, detaches)
+        running = self.counts["running"]
+        ends = f"{self.quit_key} ends {running} session{'s' if running != 1 else ''}"
+        if not running:
+            return Text(("embedded host", "", "")[form], style=MUTED)
+        return Text((f"embedded host · {ends}", ends, f"{self.quit_key} ends {running}")[form], style=MUTED)

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.notices import NoticeLine
 
 from ..waiting import wait_for
 
@@ -29,6 +30,16 @@ FIXED_IDS = ("amber-atlas", "bold-beacon", "calm-comet", "deft-delta", "eager-ea
 def new_host(wait_ms: int = 1000) -> ToolHost:
     """A host on default settings except a short input-wait threshold (1 s, the smallest allowed)."""
     return ToolHost(env={"OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS": str(wait_ms)}, config_path="/dev/null")
+
+
+@pytest.fixture(autouse=True)
+def private_runtime_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Copies go to ``$XDG_RUNTIME_DIR/openclaw-tui/copies``: a folder of the test's own, and no tmux
+    around the app (the suite may run inside one), so a copy's notice is the same everywhere."""
+    folder = tmp_path_factory.mktemp("run")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
+    monkeypatch.delenv("TMUX", raising=False)
+    return folder
 
 
 @pytest.fixture
@@ -88,5 +99,6 @@ def screen_text(app: DashboardApp) -> str:
 
 
 def toasts(app: DashboardApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    """Every notice the app has shown so far (the notice line keeps them), oldest first."""
+    return [n.text for n in app.query_one(NoticeLine).history]
 

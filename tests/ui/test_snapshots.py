@@ -1,6 +1,6 @@
 """Snapshot tests: the dashboard's main views at 120x36 with a frozen clock, fixed ids and fixed output.
 
-Each view waits until the sessions' output is on screen and clears toasts before the capture. The same
+Each view waits until the sessions' output is on screen and clears the notice line before the capture. The same
 SVGs are copied to ``screenshots/`` by ``tests/ui/make_screenshots.py`` for the README.
 """
 
@@ -12,8 +12,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from openclaw_tui.ui import DashboardApp, make_app
-from openclaw_tui.ui.app import input_mark
 from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
+from openclaw_tui.ui.notices import NoticeLine
+from openclaw_tui.ui.sessions.list import SessionList
 
 from .conftest import SIZE, new_host, screen_text, start, until
 
@@ -31,21 +32,22 @@ def dashboard(wait_ms: int = 1000) -> DashboardApp:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Drop toasts and let the last frame paint."""
-    pilot.app.clear_notifications()
+    """Clear the notice line and let the last frame paint."""
+    pilot.app.query_one(NoticeLine).clear()
     await pilot.pause(0.2)
 
 
 async def _prompt_session(pilot: Pilot[Any]) -> str:
-    """A PTY session at a y/N prompt, selected, on screen, and already counted as waiting (toast shown)."""
+    """A PTY session at a y/N prompt, selected, on screen, and already counted as waiting (notice shown)."""
     app = pilot.app
     sid = await start(app.host, QUESTION, agent="main", pty=True)
     await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is app.host.session(sid),
                 "the session selected")
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
-    await until(pilot, lambda: app.host.session(sid).waiting and sid in app._waiting, "the session waiting")
+    await until(pilot, lambda: app.host.session(sid).waiting, "the session waiting")
     await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
-    await settle(pilot)  # before any dialog opens: toasts under a modal screen stay drawn
+    await until(pilot, lambda: any(sid in n.text for n in app.query_one(NoticeLine).history), "the notice")
+    await settle(pilot)  # before any dialog opens
     return sid
 
 
@@ -124,9 +126,11 @@ def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
         await until(pilot, lambda: "type y" in str(app.query_one("#view-inputs").render()), "the input recorded")
         session = app.host.session(sid)
         assert session.inputs[-1].source == "operator"
-        # The echo made it busy for a moment; it settles back into waiting (and is announced again).
-        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting  # not the flag from before
-                    and app._waiting.get(sid) == input_mark(session), "the session waiting again")
+        # The echo made it busy for a moment; it settles back into waiting.
+        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting, "the session waiting again")
+        table = app.query_one(SessionList)
+        await until(pilot, lambda: any(sid in line.text and "waiting" in line.text
+                                       for line in table.render_lines(table.region.reset_offset)), "the row waiting")
         await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
         await settle(pilot)
 

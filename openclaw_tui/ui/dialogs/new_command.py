@@ -1,6 +1,9 @@
 """The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them.
 
 It says where the command will run and what it may write, since a sandboxed run writes only some places.
+Every run from here stays in the session list, with its output, after it ends (the app starts it as a
+session of its own); "background" off means: take me to it, and type into it at once when it is a PTY.
+The checkboxes show their state in text (``[x]`` / ``[ ]``), not only by colour.
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ WHERE_IT_RUNS = (
 )
 
 
+class StateCheckbox(Checkbox):
+    """A checkbox whose box reads ``x`` when checked and stays empty when not, in any colour scheme."""
+
+    @property
+    def BUTTON_INNER(self) -> str:
+        return "x" if self.value else " "
+
+
 class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     """Dismisses with the ``exec`` parameters (``command``, ``workdir``, ``pty``, ``background``) or None."""
 
@@ -41,8 +52,10 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
             yield Input(self.workdir, placeholder="working directory", id="workdir")
             yield Label(WHERE_IT_RUNS, classes="dialog-help", id="new-command-where")
             with Horizontal(classes="dialog-options"):
-                yield Checkbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
-                yield Checkbox("background", value=self.previous.get("background", True), id="background")
+                yield StateCheckbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
+                yield StateCheckbox("background", value=self.previous.get("background", True), id="background")
+            yield Label("The run stays listed after it ends. Not in the background: the view switches to it, "
+                        "and keys go to it at once (PTY).", classes="dialog-help")
             yield Label(self.error, id="new-command-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Run", id="run", variant="primary")
@@ -54,7 +67,6 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.submit()
-
 
     def submit(self) -> None:
         command = self.query_one("#command", Input).value.strip()

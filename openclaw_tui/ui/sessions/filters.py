@@ -1,7 +1,8 @@
 """The filter bar above the session list: free text and a state (all, running, waiting, finished, failed).
 
 It owns the filter's state and says so with :class:`Changed`; the keys that drive it live on the
-sessions pane, so they work while the list has focus.
+sessions pane, so they work while the list has focus. In the text box, Enter keeps the text and goes back
+to the list; Escape clears it and goes back.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .rows import STATES, RowFilter
 class FilterBar(Horizontal):
     """Text box and state label; posts :class:`Changed` with the new :class:`RowFilter`."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "done", "Done", id="filter-done", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "clear", "Clear filter", id="filter-clear")]
 
     class Changed(Message):
         def __init__(self, row_filter: RowFilter) -> None:
@@ -35,7 +36,7 @@ class FilterBar(Horizontal):
         self.row_filter = RowFilter()
 
     def compose(self) -> ComposeResult:
-        yield Label("filter", classes="filter-label")
+        yield Label(" filter ", classes="filter-label")  # spaces in the text: they survive a copy of the screen
         yield Input(placeholder="text in id, name, command or agent", id="filter-text")
         yield Label(self._state_text(), id="filter-state")
 
@@ -58,7 +59,8 @@ class FilterBar(Horizontal):
         event.stop()
         self.post_message(self.Done())
 
-    def action_done(self) -> None:
+    def action_clear(self) -> None:
+        self.query_one(Input).value = ""  # Input.Changed sets the filter
         self.post_message(self.Done())
 
     def _set(self, row_filter: RowFilter) -> None:
@@ -67,4 +69,4 @@ class FilterBar(Horizontal):
         self.post_message(self.Changed(row_filter))
 
     def _state_text(self) -> str:
-        return f"state: {self.row_filter.state}"
+        return f" state: {self.row_filter.state} "

@@ -1,24 +1,46 @@
 """The session list: one row per session, newest first, waiting ones marked and coloured.
 
-A ``DataTable`` keyed by session id. Rows are rebuilt only when the set or order of visible sessions
-changes (a session added, removed, or a filter change); otherwise only cells whose text or style changed
-are updated, so the once-a-second runtime tick stays cheap. Moving the cursor posts :class:`Selected`.
+Drawn with the Line API: a row is made only when it is on screen, so a thousand sessions cost what the
+dozen visible rows cost, and the once-a-second runtime tick repaints only when a visible row changed
+(never a relayout of the screen). The columns follow the width (:mod:`.columns`). The cursor belongs to
+a session id, not a row number, so it stays on its session as rows come and go; moving it posts
+:class:`Selected`. An empty list says why: no sessions yet, or nothing matches the filter.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.widgets import DataTable
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from ...core.session import Session
-from .rows import COLUMNS, RowFilter, row_cells
+from .columns import Layout, fit
+from .rows import RowFilter, row_cells, row_key
 
-WIDTHS = {"mark": 1, "id": 20, "name": 22, "agent": 10, "state": 18, "runtime": 7, "end": 9, "io": 4, "where": 8}
+HEADER_ROWS = 1
 
 
-class SessionList(DataTable[Text]):
-    """The sessions that pass the current :class:`RowFilter`."""
+class SessionList(ScrollView, can_focus=True):
+    """The sessions that pass the current :class:`RowFilter` (see :meth:`show`)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"session-list--header", "session-list--cursor", "session-list--empty"}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Previous", id="list-up", show=False),
+        Binding("down", "move(1)", "Next", id="list-down", show=False),
+        Binding("pageup", "page(-1)", "Page up", id="list-page-up", show=False),
+        Binding("pagedown", "page(1)", "Page down", id="list-page-down", show=False),
+        Binding("home", "first", "First session", id="list-first", show=False),
+        Binding("end", "last", "Last session", id="list-last", show=False),
+    ]
 
     class Selected(Message):
         """The highlighted session changed (``session_id`` None when the list is empty)."""
@@ -28,66 +50,204 @@ class SessionList(DataTable[Text]):
             self.session_id = session_id
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False)
+        super().__init__(id=id)
+        self._sessions: list[Session] = []
         self._ids: list[str] = []
-        self._cells: dict[tuple[str, str], tuple[str, str]] = {}
+        self._cursor = 0
         self._selected: str | None = None
+        self._filter = RowFilter()
+        self._layout: Layout = fit(80)
+        self._laid_out_for = (80, 0)
+        self._id_width = 0  # the longest id listed: the id column is no wider
+        self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
+        self._styles: tuple[Style, Style, Style, Style] | None = None
 
-    def on_mount(self) -> None:
-        for key, label in COLUMNS:
-            self.add_column(label, key=key, width=WIDTHS[key])
+    # -- what is listed -------------------------------------------------------------------------
+    @property
+    def ids(self) -> list[str]:
+        """The ids listed, top to bottom."""
+        return list(self._ids)
 
     @property
     def selected_id(self) -> str | None:
         return self._selected
 
+    @property
+    def layout_shown(self) -> Layout:
+        """The columns as laid out for the current width."""
+        return self._layout
+
     def show(self, sessions: list[Session], row_filter: RowFilter, pinned: str | None = None) -> None:
         """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case."""
         visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
         ids = [s.id for s in visible]
-        if ids != self._ids:
-            self._rebuild(visible)
-        else:
-            for session in visible:
-                for key, cell in row_cells(session).items():
-                    sig = (cell.plain, str(cell.style))
-                    if self._cells.get((session.id, key)) != sig:
-                        self._cells[(session.id, key)] = sig
-                        self.update_cell(session.id, key, cell)
+        refilled = ids != self._ids or row_filter != self._filter  # an empty list's message names the filter
+        self._filter = row_filter
+        self._sessions = visible
+        if refilled:
+            self._ids = ids
+            self._id_width = max(map(len, ids), default=0)
+            self._cursor = ids.index(self._selected) if self._selected in ids else 0
+            self.virtual_size = self._virtual_size()
+            self._scroll_to_cursor()
+            self._painted = []
+            self.refresh()
+        rows = self._visible_rows()
+        if rows != self._painted:  # the tick changes runtimes: repaint just the rows that changed
+            changed = [y for y, row in enumerate(rows) if y >= len(self._painted) or self._painted[y] != row]
+            if len(rows) != len(self._painted) or len(changed) > len(rows) // 2:
+                self.refresh()
+            else:
+                self.refresh(*(Region(0, y + HEADER_ROWS, self.size.width, 1) for y in changed))
+            self._painted = rows
         self._announce()
-
-    def _rebuild(self, visible: list[Session]) -> None:
-        keep = self._selected
-        self.clear()
-        self._cells.clear()
-        for session in visible:
-            cells = row_cells(session)
-            for key, cell in cells.items():
-                self._cells[(session.id, key)] = (cell.plain, str(cell.style))
-            self.add_row(*(cells[key] for key, _ in COLUMNS), key=session.id)
-        self._ids = [s.id for s in visible]
-        if keep in self._ids:
-            self.move_cursor(row=self._ids.index(keep), animate=False)
-        elif self._ids:
-            self.move_cursor(row=0, animate=False)
 
     def select(self, session_id: str) -> bool:
-        """Move the cursor to ``session_id`` if it is visible."""
+        """Move the cursor to ``session_id`` if it is listed."""
         if session_id not in self._ids:
             return False
-        self.move_cursor(row=self._ids.index(session_id), animate=False)
-        self._announce()
+        self._move_to(self._ids.index(session_id))
         return True
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        event.stop()
+    # -- keys and mouse -------------------------------------------------------------------------
+    def action_move(self, step: int) -> None:
+        self._move_to(self._cursor + step)
+
+    def action_page(self, direction: int) -> None:
+        self._move_to(self._cursor + direction * max(1, self._rows_on_screen() - 1))
+
+    def action_first(self) -> None:
+        self._move_to(0)
+
+    def action_last(self) -> None:
+        self._move_to(len(self._ids) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        row = event.y - HEADER_ROWS
+        if row >= 0:
+            self._move_to(self.scroll_offset.y + row)
+
+    def _move_to(self, index: int) -> None:
+        if not self._ids:
+            return
+        index = max(0, min(index, len(self._ids) - 1))
+        if index != self._cursor:
+            self._cursor = index
+            self.refresh()
+        self._scroll_to_cursor()
         self._announce()
 
+    def _rows_on_screen(self) -> int:
+        return max(1, self.scrollable_content_region.height - HEADER_ROWS)
+
+    def _scroll_to_cursor(self) -> None:
+        top, rows = self.scroll_offset.y, self._rows_on_screen()
+        if self._cursor < top:
+            self.scroll_to(y=self._cursor, animate=False, immediate=True)
+        elif self._cursor >= top + rows:
+            self.scroll_to(y=self._cursor - rows + 1, animate=False, immediate=True)
+
     def _announce(self) -> None:
-        current = self._ids[self.cursor_row] if self._ids and 0 <= self.cursor_row < len(self._ids) else None
+        current = self._ids[self._cursor] if self._ids else None
         if current != self._selected:
             self._selected = current
             # Sent as the list's own: a message created while the sessions pane handles a filter change
             # would name the pane as its sender, and Textual stops bubbling at the sender, so the
             # workspace (and the view) would never hear of the new selection.
             self.post_message(self.Selected(current).set_sender(self))
+
+    # -- drawing --------------------------------------------------------------------------------
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = self._virtual_size()
+        self._scroll_to_cursor()
+        self.refresh()
+
+    def _virtual_size(self) -> Size:
+        rows = len(self._ids) or len(self.empty_message())  # an empty list has its message to show
+        return Size(self.scrollable_content_region.width, rows + HEADER_ROWS)
+
+    def _visible_rows(self) -> list[tuple[object, ...]]:
+        top = self.scroll_offset.y
+        return [self._row_key(i) for i in range(top, min(len(self._sessions), top + self._rows_on_screen()))]
+
+    def _row_key(self, index: int) -> tuple[object, ...]:
+        return index == self._cursor, row_key(self._sessions[index])
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def _row_styles(self) -> tuple[Style, Style, Style, Style]:
+        """Base, header, cursor and empty-message styles; looked up once per style change, not per line."""
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, self.get_component_rich_style("session-list--header"),
+                            base + self.get_component_rich_style("session-list--cursor"),
+                            base + self.get_component_rich_style("session-list--empty"))
+        return self._styles
+
+    def on_focus(self) -> None:
+        self._styles = None  # the cursor's colour follows the focus
+
+    def on_blur(self) -> None:
+        self._styles = None
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if (width, self._id_width) != self._laid_out_for:  # the scrollbar comes and goes with the rows
+            self._layout, self._laid_out_for = fit(width, self._id_width), (width, self._id_width)
+        base, header, cursor, empty = self._row_styles()
+        if y < HEADER_ROWS:
+            return self._strip(self._header_cells(), header, width)
+        index = self.scroll_offset.y + y - HEADER_ROWS
+        if not self._sessions:
+            return self._empty_line(y - HEADER_ROWS, width, base, empty)
+        if index >= len(self._sessions):
+            return Strip.blank(width, base)
+        return self._strip(row_cells(self._sessions[index]), cursor if index == self._cursor else base, width)
+
+    def _header_cells(self) -> dict[str, Text]:
+        return {c.key: Text(c.label) for c in self._layout.columns}
+
+    def _strip(self, cells: dict[str, Text], row_style: Style, width: int) -> Strip:
+        gap = " " * self._layout.gap
+        segments = [Segment(" ", row_style)]
+        for n, column in enumerate(self._layout.columns):
+            cell = cells.get(column.key) or Text()
+            text = cell.plain
+            if cell_len(text) > column.width:
+                text = set_cell_size(text, column.width - 1) + "…"
+            elif column.justify == "right":
+                text = " " * (column.width - cell_len(text)) + text
+            style = row_style + _style(cell)
+            text = set_cell_size(text, column.width)
+            if n + 1 == len(self._layout.columns):
+                segments.append(Segment(text, style))
+            elif style.bgcolor == row_style.bgcolor:  # the gap joins the cell: spaces alone are left out of
+                segments.append(Segment(text + gap, style))  # an SVG's text, and "◆deft-delta" would read as one
+            else:
+                segments.extend((Segment(text, style), Segment(gap, row_style)))
+        return Strip(segments).adjust_cell_length(width, row_style)
+
+    def _empty_line(self, row: int, width: int, base: Style, style: Style) -> Strip:
+        lines = self.empty_message()
+        if row >= len(lines):
+            return Strip.blank(width, base)
+        return Strip([Segment(" " + lines[row], style)]).crop_extend(0, width, base)
+
+    def empty_message(self) -> list[str]:
+        """What the empty list says: why it is empty and what to do (nothing when it is not empty)."""
+        if self._sessions:
+            return []
+        f = self._filter
+        if not f.text.strip() and f.state == "all":
+            return ["No sessions yet: agents' commands appear here. Press n to start one."]
+        what = " and ".join(part for part in (f"text {f.text.strip()!r}" if f.text.strip() else "",
+                                               f"state {f.state}" if f.state != "all" else "") if part)
+        return [f"No session matches the filter ({what}).",
+                "Escape in the filter box clears the text; f cycles the state back to all."]
+
+
+def _style(cell: Text) -> Style:
+    style = cell.style
+    return Style.parse(style) if isinstance(style, str) else style

@@ -2,7 +2,8 @@
 
 It calls the host's ``log`` action as the operator, so the window, the paging hint, the stdin state and
 the waiting hint are the agent's own; the input transcript (``details.inputs``) is listed below with
-the sender of each input, agent or operator. ``[``/``]`` (or left/right) page to older/newer lines.
+the sender of each input, agent or operator. ``[``/``]`` page to older/newer lines (the arrows left and right
+do the same, unlisted: the footer names ``[`` and ``]``, as the README and the help do).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.widgets import Static
 
 from ...core.host import ToolHost
 from .. import clock
-from .rows import input_preview
+from .inputs import input_preview
 
 PAGE = 200
 
@@ -26,8 +27,10 @@ class LogPane(VerticalScroll, can_focus=True):
     """Shows one page of a session's log; ``load`` fetches it again (the tail unless paged back)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left_square_bracket,left", "page(-1)", "Older", id="log-older"),
-        Binding("right_square_bracket,right", "page(1)", "Newer", id="log-newer"),
+        Binding("left_square_bracket", "page(-1)", "Older", id="log-older"),
+        Binding("right_square_bracket", "page(1)", "Newer", id="log-newer"),
+        Binding("left", "page(-1)", "Older", id="log-older-arrow", show=False),
+        Binding("right", "page(1)", "Newer", id="log-newer-arrow", show=False),
     ]
 
     def __init__(self, host: ToolHost, *, id: str | None = None) -> None:

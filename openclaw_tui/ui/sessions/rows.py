@@ -2,7 +2,9 @@
 
 Pure functions over :class:`~openclaw_tui.core.session.Session` so the list widget only lays out what
 these decide. A session is *waiting* when the host's idle rule says so (``waitingForInput``) or when the
-kernel already reported why it is blocked (``waitingReason``, faster than the 15 s idle rule).
+kernel already reported why it is blocked (``waitingReason``, faster than the 15 s idle rule). A session
+that exited non-zero is ``completed`` for agents (the contract's word), but to the operator it failed: its
+exit code is red, the "failed" filter keeps it and the header counts it as failed.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def state_of(session: Session) -> str:
     return session.status
 
 
+def failed(session: Session) -> bool:
+    """Whether the operator should read ``session`` as a failure: the core's ``failed`` (not found, killed,
+    timed out), or an exit with a non-zero code, which agents see as ``completed``."""
+    return session.status == FAILED or (not session.running and bool(session.exit_code))
+
+
 def agent_label(session: Session) -> str:
     return session.agent if session.agent is not None else "operator"
 
@@ -66,19 +74,15 @@ class RowFilter:
             return False
         if self.state == "waiting" and not is_waiting(session):
             return False
-        if self.state == "finished" and session.status != COMPLETED:
+        if self.state == "finished" and (session.status != COMPLETED or failed(session)):
             return False
-        if self.state == "failed" and session.status != FAILED:
+        if self.state == "failed" and not failed(session):
             return False
         needle = self.text.strip().lower()
         if not needle:
             return True
         hay = " ".join((session.id, session.name, session.command, agent_label(session))).lower()
         return all(word in hay for word in needle.split())
-
-
-COLUMNS = (("mark", " "), ("id", "id"), ("name", "name"), ("agent", "agent"), ("state", "status"),
-           ("runtime", "runtime"), ("end", "exit"), ("io", "io"), ("where", "runs in"))
 
 
 def where_label(session: Session) -> Text:
@@ -88,11 +92,18 @@ def where_label(session: Session) -> Text:
     return Text("sandbox" if session.host_kind == "sandbox" else "host", style="dim" if not session.running else "")
 
 
+def row_key(session: Session) -> tuple[object, ...]:
+    """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
+    return (session.id, session.name, session.agent, session.running, session.waiting, session.kernel_wait,
+            session.status, session.exit_code, session.exit_signal, session.timed_out, session.pty,
+            session.host_kind, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
+
+
 def row_cells(session: Session) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
     state = state_of(session)
     reason = session.kernel_wait
-    style = STATE_STYLES.get(state, "")
+    style = STATE_STYLES["failed"] if failed(session) else STATE_STYLES.get(state, "")
     row_style = "bold #ffaf00" if state == "waiting" else ("dim" if not session.running else "")
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state
     return {
@@ -102,25 +113,10 @@ def row_cells(session: Session) -> dict[str, Text]:
         "agent": Text(agent_label(session), style=row_style),
         "state": Text(label, style=style),
         "runtime": Text(clock.format_runtime(clock.runtime_ms(session)), justify="right"),
-        "end": Text(end_label(session), style="bold red" if session.status == FAILED else row_style),
+        "end": Text(end_label(session), style="bold red" if failed(session) else row_style),
         "io": Text("pty" if session.pty else "pipe", style=row_style),
         "where": where_label(session),
     }
-
-
-def input_preview(text: str) -> str:
-    """An input's recorded preview for one line of the screen: control characters escaped, the rest as given.
-
-    The preview is shown as the host recorded it and never derived again from what was sent: the host
-    redacts input typed at a password prompt (its preview is then ``•••``), so non-ASCII text must stay
-    as it is. Enter, Tab and Backspace show as the keys they are (⏎ ⇥ ⌫); other characters a terminal
-    would act on (``\\x1b``) and the backslash itself are escaped.
-    """
-    return "".join(_KEY_SIGNS.get(ch) or (ch if ch.isprintable() and ch != "\\" else
-                                           ch.encode("unicode_escape").decode("ascii")) for ch in text)
-
-
-_KEY_SIGNS = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫"}
 
 
 def counts(sessions: list[Session]) -> dict[str, int]:
@@ -130,7 +126,7 @@ def counts(sessions: list[Session]) -> dict[str, int]:
         if s.running:
             out["running"] += 1
             out["waiting"] += is_waiting(s)
-        elif s.status == FAILED:
+        elif failed(s):
             out["failed"] += 1
         else:
             out["finished"] += 1

@@ -15,9 +15,11 @@ from textual.widgets import ContentSwitcher, Label, Static
 from ...core.host import ToolHost
 from ...core.session import Session
 from .. import clock
+from ..line import TextLine
 from ..terminal_view import TerminalView
+from .inputs import input_preview
 from .log_pane import LogPane
-from .rows import agent_label, end_label, input_preview, state_of, where_label
+from .rows import agent_label, end_label, failed, state_of, where_label
 from .stream_log import StreamLog
 
 LOG_REFRESH_S = 1.0
@@ -34,14 +36,14 @@ class SessionView(Vertical):
         self._log_dirty = False
 
     def compose(self) -> ComposeResult:
-        yield Label("", id="view-title")
+        yield TextLine(id="view-title")
         yield Label("", id="type-through-banner")
         with ContentSwitcher(initial="view-empty", id="view-body"):
             yield Static("No session selected. Press n to start a command.", id="view-empty")
             yield TerminalView(id="terminal")
             yield StreamLog(id="stream")
             yield LogPane(self.host, id="log-pane")
-        yield Label("", id="view-inputs")
+        yield TextLine(id="view-inputs")
 
     def on_mount(self) -> None:
         self.set_interval(LOG_REFRESH_S, self._refresh_log)
@@ -103,27 +105,30 @@ class SessionView(Vertical):
 
     def refresh_info(self) -> None:
         """Title (id, name, agent, state, runtime, io, cwd) and the last inputs; called on changes and each second."""
-        title = self.query_one("#view-title", Label)
-        inputs = self.query_one("#view-inputs", Label)
+        title = self.query_one("#view-title", TextLine)
+        inputs = self.query_one("#view-inputs", TextLine)
         session = self.session
         if session is None:
-            title.update(Text(" no session", style="dim"))
-            inputs.update("")
+            title.show(Text(" no session", style="dim"))
+            inputs.show(Text())
             return
         state = state_of(session)
         text = Text(" ")
         text.append(session.id, style="bold")
-        text.append(f"  {session.name}  ·  {agent_label(session)}  ·  ")
+        text.append(f" · {session.name} · {agent_label(session)} · ")
         text.append(state, style="bold #ffaf00" if state == "waiting" else "bold")
         end = end_label(session)
-        text.append(f" {end}" if end else "")
-        text.append(f"  ·  {clock.format_runtime(clock.runtime_ms(session))}  ·  ")
+        if end:
+            text.append(" ")
+            text.append(end, style="bold red" if failed(session) else "")
+        text.append(f" · {clock.format_runtime(clock.runtime_ms(session))} · ")
         text.append("pty" if session.pty else "pipe")
-        text.append("  ·  ")
+        text.append(" · ")
         text.append_text(where_label(session))
-        text.append(f"  ·  {session.cwd}", style="dim")
-        title.update(text)
-        inputs.update(self._inputs_line(session))
+        text.append(f" · {session.cwd}", style="dim")
+        text.no_wrap, text.overflow = True, "ellipsis"
+        title.show(text)
+        inputs.show(self._inputs_line(session))
 
     @staticmethod
     def _inputs_line(session: Session) -> Text:
@@ -135,5 +140,6 @@ class SessionView(Vertical):
         for rec in reversed(records):  # newest first, each by its end: what was typed last
             line.append(rec.source, style="bold cyan" if rec.source == "operator" else "bold magenta")
             shown = input_preview(rec.preview)
-            line.append(f" {rec.action} {shown if len(shown) <= 24 else '…' + shown[-23:]}   ")
+            line.append(f" {rec.action} {shown if len(shown) <= 24 else '…' + shown[-23:]}")
+            line.append("   ")
         return line

@@ -16,6 +16,7 @@ from textual.containers import Vertical
 
 from ...core.host import ToolHost
 from ...core.session import Session
+from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from ..terminal_view import TerminalView
 from .list import SessionList
@@ -45,6 +46,7 @@ class Workspace(Vertical):
     def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
+        self._type_into: str | None = None  # a new session to type into once it is on view
 
     def compose(self) -> ComposeResult:
         yield SessionsPane(id="sessions")
@@ -81,10 +83,24 @@ class Workspace(Vertical):
         """Move the list cursor to ``session_id``; False if it is not (yet) listed."""
         return self.query_one(SessionList).select(session_id)
 
+    def show_new(self, session_id: str, type_into: bool = False) -> None:
+        """Select a session the operator just started; ``type_into``: enter type-through once it is on view."""
+        self._type_into = session_id if type_into else None
+        if self.select(session_id) and self.selected is not None and self.selected.id == session_id:
+            self._type_into_new()
+
     async def on_session_list_selected(self, event: SessionList.Selected) -> None:
         event.stop()
         session = self.host.session(event.session_id) if event.session_id else None
         await self.view.show(session)
+        self._type_into_new()
+
+    def _type_into_new(self) -> None:
+        session = self.selected
+        if session is not None and session.id == self._type_into:
+            self._type_into = None
+            if session.stdin_writable:
+                self.view.terminal.enter_type_through()
 
     def on_terminal_view_type_through_changed(self, event: TerminalView.TypeThroughChanged) -> None:
         event.stop()
@@ -200,19 +216,27 @@ class Workspace(Vertical):
         self.app.push_screen(ConfirmDialog(f"{session.id} is still running. Kill and remove it?", yes="Remove",
                                            title="Remove session"), answer)
 
-    def action_copy(self) -> None:
+    async def action_copy(self) -> None:
+        """Send the text to the clipboard (OSC 52), save it to a file, and say what is known of each."""
         session = self._target()
         if session is None:
             return
         view = self.view
         if view.log_mode:
-            text, what = view.log_pane.text, "log page"
+            text, what = view.log_pane.text, "log-page"
         elif session.pty:
             text, what = view.terminal.screen_text(), "screen"
         else:
             text, what = session.output.full_text(), "log"
         self.app.copy_to_clipboard(text)
-        self.notify(f"Copied the {what} of {session.id} ({len(text.splitlines())} lines).")
+        saved, error = None, ""
+        try:
+            saved = save_copy(text, f"{session.id}-{what}")
+        except OSError as exc:
+            error = str(exc)
+        message, severity = copy_notice(f"the {what.replace('-', ' ')} of {session.id}", len(text.splitlines()),
+                                        await tmux_set_clipboard(), saved, error)
+        self.notify(message, title="Copy", severity=severity, timeout=12, markup=False)
 
     def action_fit(self) -> None:
         """Resize the selected PTY to the pane: the one thing besides type-through that resizes it."""

@@ -1,0 +1,120 @@
+"""The help dialog (``?``): the dashboard's own keys, grouped by what they are for, then Textual's.
+
+Textual's key panel lists the focused widget's bindings first (the list's cursor keys) and leaves out the
+ones that only apply elsewhere: the key that leaves type-through, the paste dialog's send key, the log
+view's paging. Here every dashboard key is listed by purpose, each under the key it is bound to now (a
+remapped key shows as remapped: the bindings are read through the app's keymap, as the footer reads them).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingsMap, BindingType
+from textual.containers import VerticalScroll
+from textual.dom import DOMNode
+from textual.widgets import Label, Static
+
+from .dialogs.base import Dialog
+from .dialogs.paste import PasteDialog
+from .sessions.filters import FilterBar
+from .sessions.list import SessionList
+from .sessions.log_pane import LogPane
+from .sessions.pane import SessionsPane
+from .sessions.workspace import Workspace
+from .terminal_view import TerminalView
+
+Entry = tuple[type[DOMNode], str, str]  # owner of the binding, binding id, what it does
+
+GROUPS: list[tuple[str, list[Entry]]] = [
+    ("Sessions", [
+        (DOMNode, "new-command", "start a command (command, workdir, pty, background)"),
+        (Workspace, "kill", "kill the selected session, after confirmation"),
+        (Workspace, "clear", "clear a finished session from the list"),
+        (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
+    ]),
+    ("Input to the selected session", [
+        (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),
+        (TerminalView, "leave-type-through", "leave type-through"),
+        (Workspace, "send-keys", "send keys as tmux names: C-c Enter Up F5 \"text\""),
+        (Workspace, "submit", "submit (Enter)"),
+        (Workspace, "paste", "paste a multi-line text"),
+        (PasteDialog, "paste-send", "send the paste (in the paste dialog)"),
+    ]),
+    ("Looking", [
+        (SessionList, "list-first", "first session"),
+        (SessionList, "list-last", "last session"),
+        (Workspace, "log", "the agent's log view, and who sent each input"),
+        (LogPane, "log-older", "log view: older lines"),
+        (LogPane, "log-newer", "log view: newer lines"),
+        (Workspace, "copy", "copy the screen (PTY) or the log (pipe)"),
+    ]),
+    ("Finding", [
+        (SessionsPane, "filter", "filter by text in id, name, command or agent"),
+        (FilterBar, "filter-clear", "in the filter: clear it"),
+        (SessionsPane, "state-filter", "cycle the state: all, running, waiting, finished, failed"),
+    ]),
+    ("Dashboard", [
+        (DOMNode, "help", "this help"),
+        (DOMNode, "quit", "quit: ends the sessions, after confirmation"),
+    ]),
+]
+
+TEXTUAL_KEYS = [
+    ("↑ ↓ pgup pgdn", "move in the session list"),
+    ("tab / shift+tab", "move the focus"),
+    ("y / n, escape", "answer or cancel a dialog"),
+]
+
+
+class HelpDialog(Dialog[None]):
+    """Lists :data:`GROUPS` with the keys bound now; ``?`` or Escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "Close", id="help-close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog-box help-box"):
+            yield Label("Keys", classes="dialog-title")
+            yield Static(self.keys_text(), id="help-keys")
+
+    def keys_text(self) -> Text:
+        text = Text()
+        for title, entries in GROUPS:
+            text.append(f"{title}\n", style="bold")
+            for owner, binding_id, what in entries:
+                source = app_bindings(self.app, binding_id) if owner is DOMNode else owner.BINDINGS
+                if binding_id == "quit" and getattr(self.app, "attached", False):
+                    what = "detach: the sessions keep running with their host"
+                self._line(text, keys_of(self.app, source, binding_id), what)
+            text.append("\n")
+        text.append("Also\n", style="bold")
+        for keys, what in TEXTUAL_KEYS:
+            self._line(text, keys, what)
+        return text
+
+    @staticmethod
+    def _line(text: Text, keys: str, what: str) -> None:
+        text.append(f"  {keys:>12}", style="bold #ffaf00")
+        text.append(f"  {what}\n")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def app_bindings(app: App[Any], binding_id: str) -> list[BindingType]:
+    """The app's bindings that define ``binding_id``, the most derived class first (attached redefines quit)."""
+    for cls in type(app).__mro__:
+        bindings = cls.__dict__.get("BINDINGS", [])
+        if any(isinstance(b, Binding) and b.id == binding_id for b in bindings):
+            return list(bindings)
+    return []
+
+
+def keys_of(app: App[Any], bindings: list[BindingType], binding_id: str) -> str:
+    """The keys bound to ``binding_id`` after the app's keymap (``user_keymap``), as the footer shows them."""
+    found = BindingsMap([b for _, b in BindingsMap(bindings) if b.id == binding_id])
+    found.apply_keymap(getattr(app, "user_keymap", {}))
+    shown = (app.get_key_display(b) for _, b in found)
+    return " / ".join(dict.fromkeys("ctrl+" + k[1:] if k.startswith("^") and len(k) > 1 else k for k in shown))

@@ -1,0 +1,92 @@
+"""Which columns of the session list fit a width, and how wide each is.
+
+At 120 columns every column shows at its natural width. A narrower terminal loses what the session view's
+title repeats anyway (where it runs, pty or pipe), then narrows the gaps and shortens the agent and the
+name, and only then anything an operator decides by: the status and the exit code stay visible down to 60
+columns.
+Any width left over goes to the name. Pure, so the list and the tests agree on one layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: int
+    justify: str = "left"
+
+
+COLUMNS = (
+    Column("mark", " ", 1),
+    Column("id", "id", 18),
+    Column("name", "name", 22),
+    Column("agent", "agent", 10),
+    Column("state", "status", 18),
+    Column("runtime", "runtime", 7, "right"),
+    Column("end", "exit", 8),
+    Column("io", "io", 4),
+    Column("where", "runs in", 8),
+)
+
+NAME_MAX = 48  # a wide terminal shows names whole up to the length the host gives them
+GAP = 2
+
+# How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last.
+STEPS: tuple[tuple[str, ...], ...] = (
+    ("drop", "where"), ("drop", "io"), ("gap", "1"), ("shrink", "agent", "6"), ("shrink", "name", "12"),
+    ("shrink", "name", "8"), ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"),
+    ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The columns shown, each with its width, and the gap between them (one leading space besides)."""
+
+    columns: tuple[Column, ...]
+    gap: int
+
+    @property
+    def width(self) -> int:
+        return 1 + sum(c.width for c in self.columns) + self.gap * (len(self.columns) - 1)
+
+    def width_of(self, key: str) -> int:
+        return next((c.width for c in self.columns if c.key == key), 0)
+
+
+def fit(available: int, id_width: int | None = None) -> Layout:
+    """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`.
+
+    ``id_width``: the longest id listed, when shorter than the column: the rest goes to the name.
+    """
+    layout = Layout(COLUMNS, GAP)
+    if id_width is not None:
+        layout = _resize(layout, "id", max(len("id"), min(id_width, layout.width_of("id"))))
+    for step in STEPS:
+        if layout.width <= available:
+            break
+        layout = _apply(layout, step, layout.width - available)
+    slack = available - layout.width
+    if slack > 0 and layout.width_of("name"):
+        grow = min(slack, NAME_MAX - layout.width_of("name"))
+        layout = _resize(layout, "name", layout.width_of("name") + max(0, grow))
+    return layout
+
+
+def _apply(layout: Layout, step: tuple[str, ...], excess: int) -> Layout:
+    kind, *args = step
+    if kind == "drop":
+        return Layout(tuple(c for c in layout.columns if c.key != args[0]), layout.gap)
+    if kind == "gap":
+        return Layout(layout.columns, int(args[0]))
+    key, smallest = args[0], int(args[1])
+    current = layout.width_of(key)
+    return _resize(layout, key, max(smallest, current - excess)) if current else layout
+
+
+def _resize(layout: Layout, key: str, width: int) -> Layout:
+    return Layout(tuple(replace(c, width=width) if c.key == key else c for c in layout.columns), layout.gap)

@@ -1,0 +1,125 @@
+"""The dashboard in a real terminal (tmux), as an operator meets it: closing the terminal, copying, 80x24.
+
+Each test runs the real console script in a tmux server of its own, with a private host socket (in a
+folder of its own: sandboxed runs are refused a workdir beside it), a private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder (where
+copies are saved), and reads only what the pane shows, what tmux holds and what is on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from .test_tmux_e2e import Tmux, dashboard_command
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Dashboard(Tmux):
+    """A dashboard in its own tmux server; ``call`` reaches its host as an agent would."""
+
+    def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
+        super().__init__()
+        self.sock = tmp_path / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
+        self.tmp = tmp_path / "tmp"
+        self.runtime = tmp_path / "run"
+        for folder in (self.sock.parent, self.tmp, self.runtime):
+            folder.mkdir(mode=0o700)
+        self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
+                    "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
+        self.env.pop("TMUX", None)
+        command = "exec " + dashboard_command() + (" --demo" if demo else "")
+        subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash",
+                        "-x", str(size[0]), "-y", str(size[1]), command], check=True, env=self.env, timeout=20)
+        self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
+
+    def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
+        proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
+                               "--agent", agent], env=self.env, capture_output=True, text=True, timeout=30, check=False)
+        return json.loads(proc.stdout)
+
+
+@pytest.fixture
+def dashboard(request, tmp_path) -> Iterator[Dashboard]:
+    size, demo = request.param
+    d = Dashboard(tmp_path, size, demo)
+    try:
+        yield d
+    finally:
+        d.run("kill-server")
+
+
+def exited(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # ended; its parent reaps it in its own time
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.parametrize("dashboard", [((120, 40), True)], indirect=True)
+def test_closing_the_terminal_ends_the_demo_within_2_s_and_removes_its_folder(dashboard: Dashboard) -> None:
+    dashboard.wait(lambda s: "waiting (password)" in s and "bash build.sh" in s, "the demo's sessions")
+    folders = list(dashboard.tmp.glob("openclaw-demo-*"))
+    assert len(folders) == 1
+    children = psutil.Process(dashboard.pid).children(recursive=True)
+    assert children  # the demo's sessions
+    dashboard.run("kill-server")  # the terminal goes away: SIGHUP
+    began = time.monotonic()
+    while not exited(dashboard.pid) and time.monotonic() - began < 10:
+        time.sleep(0.02)
+    took = time.monotonic() - began
+    assert took <= 2.0, f"the dashboard took {took:.1f} s to end after the hang-up"
+    assert not folders[0].exists()
+    assert not [c for c in children if not exited(c.pid)]
+
+
+@pytest.mark.parametrize("dashboard", [((160, 45), False)], indirect=True)
+def test_copy_inside_tmux_says_whether_tmux_took_it_and_saves_a_file(dashboard: Dashboard) -> None:
+    dashboard.wait(lambda s: "openclaw-tui" in s, "the dashboard")
+    sid = dashboard.call({"tool": "exec", "command": "echo copy-me-please; sleep 60", "pty": True,
+                          "background": True, "workdir": "/tmp"})["details"]["sessionId"]
+    # the view starts at column 0 (the list shows the name, indented)
+    dashboard.wait(lambda s: any(line.startswith("copy-me-please") for line in s.splitlines()), "the session on view")
+    dashboard.keys("y")
+    screen = dashboard.wait(lambda s: "Not copied" in s, "the copy's notice", retry=lambda: dashboard.keys("y"))
+    notice = " ".join(line.strip() for line in screen.splitlines() if line.strip()).replace("  ", " ")
+    assert "set-clipboard is external" in notice and "tmux set -g set-clipboard on" in notice, notice
+    copies = list((dashboard.runtime / "openclaw-tui" / "copies").glob(f"{sid}-screen-*.txt"))
+    assert len(copies) == 1 and "copy-me-please" in copies[0].read_text()
+    assert str(copies[0]) in notice.replace(" ", "") or copies[0].name in notice.replace(" ", "")
+
+    dashboard.run("set", "-g", "set-clipboard", "on")
+    dashboard.keys("y")
+    dashboard.wait(lambda s: "through tmux (set-clipboard on)" in s, "the copy confirmed by tmux")
+    assert "copy-me-please" in dashboard.run("show-buffer")  # tmux really holds the text
+    dashboard.keys("x")
+    dashboard.wait(lambda s: "Kill" in s, "the kill question")
+    dashboard.keys("y")
+    dashboard.wait(lambda s: "SIGTERM" in s or "SIGKILL" in s or "killed" in s, "the session killed")
+
+
+@pytest.mark.parametrize("dashboard", [((80, 24), False)], indirect=True)
+def test_at_80x24_the_exit_code_shows_and_the_quit_question_wraps(dashboard: Dashboard) -> None:
+    dashboard.wait(lambda s: "openclaw-tui" in s, "the dashboard")
+    done = dashboard.call({"tool": "exec", "command": "sh -c 'echo a-long-line-of-output; exit 3'",
+                           "background": True, "workdir": "/tmp"}, agent="an-agent-with-a-long-name")
+    sid = done["details"]["sessionId"]
+    running = [dashboard.call({"tool": "exec", "command": "sleep 60", "background": True, "workdir": "/tmp"})
+               ["details"]["sessionId"] for _ in range(5)]
+    screen = dashboard.wait(lambda s: any(sid in line and "exit 3" in line for line in s.splitlines()),
+                            "the failed session's row with its exit code")
+    assert "0 finished · 1 failed" in screen.splitlines()[0]
+    dashboard.keys("q")
+    screen = dashboard.wait(lambda s: "Quitting ends them all" in s, "the quit question",
+                            retry=lambda: dashboard.keys("q"))
+    assert all(r in screen for r in running), screen
+    dashboard.keys("y")
+    dashboard.wait_closed()
