@@ -116,7 +116,16 @@ class TerminalView(Widget, can_focus=True):
         self._restore: tuple[Session, tuple[int, int]] | None = None  # the size to give back after typing
 
     def on_mount(self) -> None:
-        self.set_interval(1 / FPS, self._frame)
+        # Paused while nothing is pending: an idle dashboard must not wake FPS times a second (PERF P8).
+        self._ticker = self.set_interval(1 / FPS, self._frame, pause=True)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Something to draw may be pending: let the frame timer run until it is drawn."""
+        self._pending = True
+        ticker = getattr(self, "_ticker", None)
+        if ticker is not None:
+            ticker.resume()
 
     # -- session --------------------------------------------------------------------------------
     def attach(self, session: Session | None) -> None:
@@ -130,14 +139,14 @@ class TerminalView(Widget, can_focus=True):
         self._cursor_row = None
         self.origin = (0, 0)
         if session is not None:
-            self.live = LiveView(session, budget_ms=BUDGET_MS, on_output=self._mark)
-            self._pending = True
+            self.live = LiveView(session, budget_ms=BUDGET_MS, on_output=self._wake)
+            self._wake()
         self.refresh()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.type_through:
             self.fit()  # typing through, the program gets the pane's size
-        self._pending = True
+        self._wake()
         self._place()
         self.refresh()
 
@@ -145,9 +154,6 @@ class TerminalView(Widget, can_focus=True):
         if self.live is not None:
             self.live.close()
             self.live = None
-
-    def _mark(self) -> None:
-        self._pending = True
 
     # -- size -----------------------------------------------------------------------------------
     def fit(self) -> bool:
@@ -194,8 +200,11 @@ class TerminalView(Widget, can_focus=True):
     # -- frames ---------------------------------------------------------------------------------
     def _frame(self) -> None:
         live = self.live
-        if live is None or not self._pending or self._painted_frame != self.frames:
-            return  # nothing new, or the last frame is not on screen yet: parsing more would be wasted
+        if self._painted_frame != self.frames:
+            return  # the last frame is not on screen yet: parsing more would be wasted
+        if live is None or not self._pending:
+            self._ticker.pause()  # nothing new: sleep until output, a session or a resize wakes it
+            return
         self._pending = live.behind > 0
         size = (live.screen.cols, live.screen.rows)
         if not live.advance():
