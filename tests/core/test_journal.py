@@ -179,9 +179,10 @@ def test_a_session_writing_a_record_a_line_is_compacted_by_record_count(opened, 
 LINES = "".join(f"{n:07d} the quick brown fox jumps over the lazy dog\n" for n in range(64))
 
 
-def _flood(journal: Journal, path: Path, mb: int, rate: float = 0.0) -> int:
+def _flood(journal: Journal, path: Path, mb: int, rate: float = 0.0, drain_each_mb: bool = False) -> int:
     """``mb`` MB through one session's raw and text calls, paced at ``rate`` MB/s (0: as fast as the calls
-    go); returns the largest file size seen."""
+    go); returns the largest file size seen. ``drain_each_mb``: wait for the writer after every MB, so what
+    it writes does not depend on how often a loaded machine lets its thread run."""
     sj = journal.session("loud-hawk")
     data, offset, biggest, start = LINES.encode(), 0, 0, time.monotonic()
     while offset < mb << 20:
@@ -189,6 +190,8 @@ def _flood(journal: Journal, path: Path, mb: int, rate: float = 0.0) -> int:
         sj.output("stdout", LINES)
         offset += len(data)
         if offset % (1 << 20) < len(data):
+            if drain_each_mb:
+                assert journal.flush()
             biggest = max(biggest, *files(path).values(), 0)
             if rate:
                 time.sleep(max(0.0, start + offset / (rate * (1 << 20)) - time.monotonic()))
@@ -211,7 +214,7 @@ def test_a_100_mb_flood_writes_a_few_mb_and_keeps_the_tail(opened, tmp_path) -> 
 
 def test_an_unthrottled_flood_is_compacted_within_the_session_bound(opened, tmp_path) -> None:
     j = open_in(opened, tmp_path, flush_interval=0.002, write_rate=0)
-    biggest = _flood(j, tmp_path, 100)
+    biggest = _flood(j, tmp_path, 100, drain_each_mb=True)
     assert j.stats["compactions"] > 0 and biggest <= 4 << 20
     s = reopen(opened, tmp_path, j).sessions["loud-hawk"]
     assert s.output.tail_text().endswith(LINES) and len(s.raw) == 1 << 20

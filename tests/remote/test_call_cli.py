@@ -55,9 +55,12 @@ def _one_line(stderr: str) -> str:
 
 def _call_in_background(sock, command: str) -> subprocess.Popen[str]:
     call = json.dumps({"tool": "exec", "command": command, "yieldMs": 60_000})
+    # As typed in a terminal: Ctrl-C is heard (a suite started in the background inherits SIGINT ignored,
+    # and Python then leaves it ignored).
     return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", call], text=True,
                             env={**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)},
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 async def _until_a_session_runs(host) -> Any:
