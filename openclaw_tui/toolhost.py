@@ -1,4 +1,4 @@
-"""The product's host: the core's ``ToolHost`` with the terminal engine and the config's nodes
+"""The product's host: the core's ``SessionHost`` with the terminal engine and the config's nodes
 (``openclaw_tui.ToolHost``)."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ import os
 from collections.abc import Mapping
 
 from .core.config import Settings
-from .core.host import ToolHost as CoreHost
+from .core.host import SessionHost
 from .core.placement import NoticeRelay
 from .terminal.engine import Engine
 
 
-class ToolHost(CoreHost):
-    """The product's host: the core's :class:`~openclaw_tui.core.host.ToolHost` with the terminal engine,
+class ToolHost(SessionHost):
+    """The product's host: the core's :class:`~openclaw_tui.core.host.SessionHost` with the terminal engine,
     which answers PTY programs' terminal queries (cursor position, status, attributes) as a terminal would,
     whether or not a dashboard is watching, and draws their screens for the ``screen`` action, and with
     the nodes of the config (``[nodes.NAME]``), reached over ssh. Every frontend (dashboard, ``serve``)

@@ -25,10 +25,10 @@ from .session import FAILED, Session
 from .shell import login_path_async
 
 if TYPE_CHECKING:
-    from .host import ToolHost
+    from .host import SessionHost
 
 
-async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> ToolResult:
+async def run_exec(host: SessionHost, params: ExecParams, agent: str | None) -> ToolResult:
     settings = host.settings.for_agent(agent)
     if params.elevated and not host.settings.elevated_allowed:
         return refused(
@@ -63,7 +63,7 @@ async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> Too
     return res
 
 
-async def _placement_problem(host: ToolHost, params: ExecParams, configured: str) -> ToolResult | None:
+async def _placement_problem(host: SessionHost, params: ExecParams, configured: str) -> ToolResult | None:
     """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
     always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
     unless the configuration already runs everything on the host."""

@@ -1,8 +1,8 @@
-"""``ToolHost``: the one object every surface talks to — tool calls in, results and events out.
+"""``SessionHost``: the one object every surface talks to — tool calls in, results and events out.
 
 It validates JSON tool calls at the pydantic boundary, runs them, prepends the caller's queued exit
 notices, and never raises for a bad call. It owns the registry and every session's supervisor task, and
-leaving ``async with ToolHost()`` ends all sessions the way a kill does, returning only once none of
+leaving ``async with`` a host ends all sessions the way a kill does, returning only once none of
 their processes is left. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
 evidence for PTYs) so watchers hear when a session starts or stops waiting.
 """
@@ -55,7 +55,7 @@ class TerminalEngine(Protocol):
         ...
 
 
-class ToolHost:
+class SessionHost:
     """Runs ``exec``/``process`` tool calls against real processes.
 
     Args:
@@ -90,7 +90,7 @@ class ToolHost:
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
 
     # -- lifecycle ------------------------------------------------------------------------------
-    async def __aenter__(self) -> ToolHost:
+    async def __aenter__(self) -> SessionHost:
         self.start()
         return self
 

@@ -27,7 +27,7 @@ from .process_tool import list_line, list_sessions
 from .results import ToolResult, failure, result
 
 if TYPE_CHECKING:
-    from .host import ToolHost
+    from .host import SessionHost
 
 SEPARATOR = "/"
 
@@ -71,7 +71,7 @@ class NoticeRelay:
     host's own. The node client calls ``deliver`` once per notice and ``forget`` when a result already told
     the agent how the session ended."""
 
-    def __init__(self, host: ToolHost) -> None:
+    def __init__(self, host: SessionHost) -> None:
         self._host = host
 
     def deliver(self, notice: dict[str, Any]) -> None:
@@ -94,7 +94,7 @@ def join_id(node: str, session_id: str) -> str:
     return f"{node}{SEPARATOR}{session_id}"
 
 
-async def route(host: ToolHost, params: ExecParams | ProcessParams, agent: str | None) -> ToolResult | None:
+async def route(host: SessionHost, params: ExecParams | ProcessParams, agent: str | None) -> ToolResult | None:
     """The result of a call that belongs to a node (or to several, for ``list``); None when it is local."""
     nodes = host.nodes
     if isinstance(params, ExecParams):
@@ -152,7 +152,7 @@ def _unknown_node(node: str, nodes: Nodes | None) -> str:
     return f"there is no node {node!r}; configured nodes: {', '.join(names)}"
 
 
-async def _merged_list(host: ToolHost, nodes: Nodes, agent: str | None) -> ToolResult:
+async def _merged_list(host: SessionHost, nodes: Nodes, agent: str | None) -> ToolResult:
     local = list_sessions(host, agent)["details"]["sessions"]
     listings = await nodes.listing(agent)
     sessions = sorted([*local, *(s for part in listings for s in part.sessions)], key=_started, reverse=True)

@@ -21,15 +21,15 @@ from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiti
 from .session import RUNNING, Session
 
 if TYPE_CHECKING:
-    from .host import ToolHost
+    from .host import SessionHost
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
 LOG_DEFAULT_LINES = 200
 
-Handler = Callable[["ToolHost", ProcessParams, Session, str | None], Awaitable[ToolResult]]
+Handler = Callable[["SessionHost", ProcessParams, Session, str | None], Awaitable[ToolResult]]
 
 
-async def run_process(host: ToolHost, params: ProcessParams, agent: str | None) -> ToolResult:
+async def run_process(host: SessionHost, params: ProcessParams, agent: str | None) -> ToolResult:
     wrong = misplaced(params)
     if wrong:
         return failure(f"invalid process call: {wrong}", "invalid-params")
@@ -68,7 +68,7 @@ def list_line(d: dict[str, Any]) -> str:
     return f"{d['sessionId']}  {d['status']}{end}  {d['runtimeMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
-def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
+def list_sessions(host: SessionHost, agent: str | None) -> ToolResult:
     sessions = [state_fields(s) for s in host.registry.listed(agent)]
     if not sessions:
         return result("No background sessions.", "completed", sessions=[])
@@ -82,7 +82,7 @@ def _status_line(session: Session) -> str:
     return f"Process ended: {session.status}, {describe_end(session)}.{more}"
 
 
-async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def poll(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
         s.output_event.clear()
@@ -126,7 +126,7 @@ def _without_status(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
 
 
-async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def log(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     lines = s.output.full_text().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -161,7 +161,7 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
     return result("\n".join(parts), s.status, **_without_status(details))
 
 
-async def screen(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def screen(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """What a PTY session's terminal shows now: a full-screen program (an editor, a pager, a menu) read as
     the operator sees it, where its output as text would be a jumble of redraws."""
     if not s.pty:
@@ -219,7 +219,7 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
     return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
 
 
-async def write(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def write(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.data and not p.eof:
         return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
     data = (p.data or "").encode("utf-8")
@@ -237,7 +237,7 @@ def _end_of_input(s: Session, data: bytes) -> bytes:
     return b"\x04"
 
 
-async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def send_keys(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.stdin_writable:
         return _not_writable(s)
     try:
@@ -248,11 +248,11 @@ async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | N
     return await _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
 
 
-async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def submit(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     return await _send(s, b"\r", agent, "submit")
 
 
-async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def paste(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
     unless ``bracketed`` forces it either way."""
     if not p.text:
@@ -273,7 +273,7 @@ async def _end(s: Session, agent: str | None) -> None:
     await s.done.wait()
 
 
-async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def kill(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
         return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
@@ -285,14 +285,14 @@ async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) 
     return result(text, "completed", sessionStatus=s.status, **_without_status(state_fields(s)))
 
 
-async def clear(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def clear(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
     host.registry.drop(s.id)
     return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
 
 
-async def remove(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def remove(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         await _end(s, agent)
     host.registry.drop(s.id)

@@ -28,7 +28,7 @@ from .. import __version__
 from ..core import calltext
 from ..core import events as ev
 from ..core.events import Event
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 from ..core.results import failure
 from ..core.session import Session
 from . import protocol as p
@@ -50,7 +50,7 @@ class AlreadyServing(RuntimeError):
 class HostServer:
     """Serves ``host`` on the Unix socket at ``path`` (see ``protocol.py``)."""
 
-    def __init__(self, host: ToolHost, path: Path) -> None:
+    def __init__(self, host: SessionHost, path: Path) -> None:
         self.host = host
         self.path = Path(path)
         self._server: asyncio.AbstractServer | None = None
@@ -167,7 +167,7 @@ def is_serving(path: Path) -> bool:
 
 
 class _Connection:
-    def __init__(self, host: ToolHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+    def __init__(self, host: SessionHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  confined: Confinement | None = None) -> None:
         self.host = host
         self.confined = confined

@@ -1,6 +1,6 @@
 """The dashboard application: the host's sessions on screen, with toasts, the new-command dialog and quit.
 
-The app is given its :class:`~openclaw_tui.core.host.ToolHost` and owns its lifetime on the app's loop:
+The app is given its :class:`~openclaw_tui.core.host.SessionHost` and owns its lifetime on the app's loop:
 it starts the host when mounted and closes it when unmounted (ending every session and waiting until
 their process groups are gone), so no process outlives the dashboard. Host events arrive through
 :class:`~.bridge.HostBridge` as messages (waiting changes, by the idle rule or the kernel's evidence,
@@ -22,7 +22,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 from ..core.notify import end_words
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
@@ -62,7 +62,7 @@ class DashboardApp(App[int]):
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
     ]
 
-    def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
+    def __init__(self, host: SessionHost, demo: bool = False, cursor_blink: bool = True,
                  handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
                  serve_path: Path | None = None) -> None:
         super().__init__()
@@ -139,7 +139,7 @@ class DashboardApp(App[int]):
 
     async def _serve(self, path: Path) -> None:
         """Serve the embedded host on the socket, so agents (MCP, call) and ``attach`` see these sessions."""
-        assert isinstance(self.host, ToolHost)
+        assert isinstance(self.host, SessionHost)
         server = HostServer(self.host, path)
         try:
             await server.start()

@@ -14,7 +14,7 @@ import shutil
 import sys
 import tempfile
 
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 
 AGENT = "demo"
 
@@ -84,7 +84,7 @@ def write_scripts() -> str:
     return folder
 
 
-async def start_demo(host: ToolHost, folder: str) -> list[str]:
+async def start_demo(host: SessionHost, folder: str) -> list[str]:
     """Start the demo sessions in ``folder`` (see :func:`write_scripts`); returns their ids."""
     ids = []
     for call in demo_calls(folder):

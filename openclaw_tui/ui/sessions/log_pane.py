@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...core.host import ToolHost
+from ...core.host import SessionHost
 from .. import clock
 from .rows import input_preview
 
@@ -30,7 +30,7 @@ class LogPane(VerticalScroll, can_focus=True):
         Binding("right_square_bracket,right", "page(1)", "Newer", id="log-newer"),
     ]
 
-    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self.session_id: str | None = None

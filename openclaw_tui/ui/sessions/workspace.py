@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...core.host import ToolHost
+from ...core.host import SessionHost
 from ...core.session import Session
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from ..terminal_view import TerminalView
@@ -42,7 +42,7 @@ class Workspace(Vertical):
         Binding("equals_sign", "fit", "Fit", id="fit"),
     ]
 
-    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
 
