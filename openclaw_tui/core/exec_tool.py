@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import sandbox
 from .config import TAIL_CHARS, YIELD_RANGE, clamp
-from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
+from .launch import LaunchError, check_env, choose_placement, end_session, resolve_workdir
 from .models import ExecParams
 from .notify import describe_end
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result
@@ -36,17 +36,17 @@ async def run_exec(host: SessionHost, params: ExecParams, agent: str | None) -> 
             "true in the config); nothing was run",
             "elevated-refused",
         )
-    problem = await _placement_problem(host, params, settings.host)
+    problem = await _placement_problem(host, params, settings.placement)
     if problem is not None:
         return problem
-    mode = settings.host if params.host in (None, "auto") else params.host
+    mode = settings.placement if params.host in (None, "auto") else params.host
     try:
         cwd = resolve_workdir(params.workdir)
-        where = await choose_host(mode, params.elevated)
+        where = await choose_placement(mode, params.elevated)
         env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         login = await login_path_async() if settings.login_path else ()
-        run = replace(settings, host=where, elevated=params.elevated, path_login=login)
+        run = replace(settings, placement=where, elevated=params.elevated, path_login=login)
         session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)

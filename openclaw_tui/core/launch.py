@@ -120,7 +120,7 @@ def child_env(
     return env
 
 
-async def choose_host(mode: str, elevated: bool) -> str:
+async def choose_placement(mode: str, elevated: bool) -> str:
     """Where a run executes: ``gateway`` (the host) or ``sandbox``; probes bubblewrap once, off the loop.
 
     ``elevated`` (already checked against ``tools.elevated.enabled``) always means the host; ``auto``
@@ -141,17 +141,17 @@ async def choose_host(mode: str, elevated: bool) -> str:
 
 
 def _placed_argv(session: Session, argv: list[str]) -> list[str]:
-    """Wrap ``argv`` in the sandbox when :func:`choose_host` sent this run there, and record where it runs.
+    """Wrap ``argv`` in the sandbox when :func:`choose_placement` sent this run there, and record where it runs.
 
-    ``settings.host`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed, so
+    ``settings.placement`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed, so
     nothing is decided twice and nothing blocks the loop here.
     """
     settings = session.settings
     found = sandbox.cached()
-    if settings.host != SANDBOX:
-        session.host_kind = GATEWAY
+    if settings.placement != SANDBOX:
+        session.placement = GATEWAY
         return argv
-    assert found is not None and found.usable, "choose_host places a run in the sandbox only once it is probed"
+    assert found is not None and found.usable, "choose_placement places a run in the sandbox only once it is probed"
     try:
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
@@ -159,7 +159,7 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc
-    session.host_kind = SANDBOX
+    session.placement = SANDBOX
     return wrapped
 
 
@@ -174,7 +174,7 @@ def start(
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")
     try:
-        enclosure = containment.enclose(session.id, sandboxed=session.host_kind == SANDBOX)
+        enclosure = containment.enclose(session.id, sandboxed=session.placement == SANDBOX)
     except OSError as exc:
         raise LaunchError("spawn-error", f"could not contain the run: {exc}; nothing was started") from exc
     env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
@@ -223,7 +223,7 @@ async def until_program_started(session: Session) -> None:
     waiting gives the program what a host run gets. Known once, remembered.
     """
     tools = sandbox.cached()
-    if session.host_kind != SANDBOX or session.program_started or tools is None or session.child is None:
+    if session.placement != SANDBOX or session.program_started or tools is None or session.child is None:
         return
     deadline = asyncio.get_running_loop().time() + SANDBOX_START_S
     while asyncio.get_running_loop().time() < deadline:
@@ -250,7 +250,7 @@ async def supervise(session: Session, timeout_s: float) -> int:
     await _settle(session, child)
     child.release()
     session.flush_text()
-    session.mark_exited(sandbox.wait_status(status) if session.host_kind == SANDBOX else status)
+    session.mark_exited(sandbox.wait_status(status) if session.placement == SANDBOX else status)
     return status
 
 

@@ -25,6 +25,7 @@ from .modes import ModeTracker
 from .queries import QueryScanner
 from .rawring import RawRing
 from .runner import Child
+from .sandbox import GATEWAY
 from .text import StreamText
 
 if TYPE_CHECKING:
@@ -89,7 +90,6 @@ class Session:
         pty: bool,
         settings: ExecSettings,
         on_change: Callable[[str, Session], None],
-        host_kind: str = "gateway",
     ) -> None:
         self.id = session_id
         self.command = command
@@ -98,7 +98,7 @@ class Session:
         self.cwd = cwd
         self.pty = pty
         self.settings = settings
-        self.host_kind = host_kind
+        self.placement = GATEWAY  # or SANDBOX: where it runs (``details.host``), set when launched
         self._on_change = on_change
         self.child: Child | None = None
         self.pid: int | None = None
@@ -108,7 +108,7 @@ class Session:
         self.ended_ms: int | None = None
         self._ended_mono: float | None = None
         self.backgrounded = False
-        self.elevated = settings.elevated  # admitted to run outside the sandbox (host_kind is then gateway)
+        self.elevated = settings.elevated  # admitted to run outside the sandbox (its placement is then gateway)
         self.exit_code: int | None = None
         self.exit_signal: str | None = None
         self.timed_out = False
@@ -331,7 +331,7 @@ class Session:
             "pty": self.pty,
             "backgrounded": self.backgrounded,
             "cwd": self.cwd,
-            "host": self.host_kind,
+            "host": self.placement,
             "elevated": self.elevated,
             "startedAt": iso(self.started_ms),
             "endedAt": iso(self.ended_ms),

@@ -58,7 +58,7 @@ class RemoteSession:
         self.status, self.exit_code, self.exit_signal = d["status"], d.get("exitCode"), d.get("exitSignal")
         self.timed_out, self.cleanup = d.get("timedOut", False), d.get("cleanup")
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
-        self.host_kind = d.get("host", "gateway")
+        self.placement = d.get("host", "gateway")
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting, self.kernel_wait = d.get("waitingForInput", False), d.get("waitingReason")
         self.started_ms = _ms(d.get("startedAt")) or 0

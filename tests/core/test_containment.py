@@ -27,7 +27,7 @@ FREEZER = Path("/sys/fs/cgroup/freezer")
 
 
 def gateway_host(containment: str = "auto", **exec_changes) -> ToolHost:
-    exec_settings = replace(ExecSettings(), host="gateway", kill_grace_s=0.5, **exec_changes)
+    exec_settings = replace(ExecSettings(), placement="gateway", kill_grace_s=0.5, **exec_changes)
     return ToolHost(settings=Settings(exec=exec_settings, containment=containment))
 
 
@@ -54,7 +54,7 @@ async def test_details_say_which_containment_a_session_has(containment: str) -> 
         assert r["details"]["containment"] == expected and r["details"]["host"] == "gateway"
         record = json.loads(host.containment.record.path.read_text())
         assert record["containment"] == expected and record["watchdog"]["pid"] == host.containment.watchdog.pid
-    async with ToolHost(settings=Settings(exec=replace(ExecSettings(), host="sandbox"))) as host:
+    async with ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="sandbox"))) as host:
         r = await host.call({"tool": "exec", "command": "echo hi"}, agent="a")
         assert r["details"]["containment"] == "sandbox"
         assert host.containment.watchdog is None  # the sandbox dies with its host by itself
@@ -141,7 +141,7 @@ HOST_THAT_EXECS = textwrap.dedent("""
     from openclaw_tui.core.config import ExecSettings, Settings
 
     async def main():
-        host = ToolHost(settings=Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5)))
+        host = ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="gateway", kill_grace_s=0.5)))
         host.start()
         await host.call({"tool": "exec", "command": "setsid sleep 300 </dev/null >/dev/null 2>&1 & exec sleep 301",
                          "background": True}, agent="a")

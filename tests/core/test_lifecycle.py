@@ -96,7 +96,7 @@ async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolH
 async def test_a_descendant_that_left_the_session_but_holds_its_output_is_ended(pty: bool) -> None:
     # on the host (the sandbox's PID namespace ends such a process by itself): setsid leaves the group
     # and session, so only the output it still holds leads to it
-    async with make_host(host="gateway") as host:
+    async with make_host(placement="gateway") as host:
         r = await host.call({"tool": "exec", "command": "setsid sleep 377 & sleep 0.3; echo left", "pty": pty},
                             agent="main")
         assert r["details"]["host"] == "gateway" and "left" in r["text"]

@@ -510,7 +510,7 @@ def test_sandbox_settings_default_to_auto_with_network_and_the_standard_secrets(
     cfg = tmp_path / "c.toml"
     cfg.write_text("")
     s = load_settings(cfg, env=env).exec
-    assert s.host == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
+    assert s.placement == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
     for path in ("/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg",
                  "/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
                  f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
@@ -529,11 +529,11 @@ def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None
     )
     s = load_settings(cfg, env={"HOME": "/home/u"})
     base = s.for_agent("main")
-    assert base.host == "gateway" and base.sandbox_network is False and s.elevated_allowed
+    assert base.placement == "gateway" and base.sandbox_network is False and s.elevated_allowed
     assert base.path_prepend == (os.path.expanduser("~/bin"), "/opt/tools/bin")
     assert "/srv/keys" in base.secrets and "/home/u/.ssh" in base.secrets
     ci = s.for_agent("ci")
-    assert ci.host == "sandbox" and ci.sandbox_network is False
+    assert ci.placement == "sandbox" and ci.sandbox_network is False
     assert {"/srv/keys", "/srv/ci", "/home/u/.ssh"} <= set(ci.secrets)
 
 
@@ -553,11 +553,11 @@ def test_bad_sandbox_settings_are_ignored_with_a_warning(tmp_path, text, needle)
     cfg.write_text(text)
     with pytest.warns(ConfigWarning, match=needle):
         s = load_settings(cfg, env={}).exec
-    assert s.host == "auto" and s.path_prepend == () and s.sandbox_network is True and s.sandbox_tmp == "shared"
+    assert s.placement == "auto" and s.path_prepend == () and s.sandbox_network is True and s.sandbox_tmp == "shared"
 
 
 def test_host_alias_means_gateway(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text('[tools.exec]\nhost = "host"\n')
-    assert load_settings(cfg, env={}).exec.host == "gateway"
+    assert load_settings(cfg, env={}).exec.placement == "gateway"
 

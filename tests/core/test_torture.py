@@ -28,7 +28,7 @@ CONTAINMENTS = containments()
 
 def torture_host(containment: str) -> ToolHost:
     where = "sandbox" if containment == "sandbox" else "gateway"
-    exec_settings = replace(ExecSettings(), host=where, kill_grace_s=GRACE_S)
+    exec_settings = replace(ExecSettings(), placement=where, kill_grace_s=GRACE_S)
     return ToolHost(settings=Settings(exec=exec_settings, containment="subreaper" if containment == "subreaper" else "auto"))
 
 

@@ -29,7 +29,7 @@ LIST = {"tool": "process", "action": "list"}
 
 @pytest.fixture(params=[pytest.param("cgroup", marks=needs_cgroups), "subreaper"])
 async def gateway(request, sock):
-    settings = Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5),
+    settings = Settings(exec=replace(ExecSettings(), placement="gateway", kill_grace_s=0.5),
                         containment="subreaper" if request.param == "subreaper" else "auto")
     async with ToolHost(settings=settings) as host, serving(host, sock) as pair:
         yield pair

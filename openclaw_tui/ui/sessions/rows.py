@@ -85,7 +85,7 @@ def where_label(session: Session) -> Text:
     """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
     if session.elevated:
         return Text("elevated", style="bold red")
-    return Text("sandbox" if session.host_kind == "sandbox" else "host", style="dim" if not session.running else "")
+    return Text("sandbox" if session.placement == "sandbox" else "host", style="dim" if not session.running else "")
 
 
 def row_cells(session: Session) -> dict[str, Text]:
