@@ -266,10 +266,7 @@ class SessionHost:
             if any(s.pty and s.stdin_writable and s.idle_ms() > IDLE_BEFORE_CHECK_MS for s in running):
                 table = await fresh_table()
             for session in running:
-                before = (session.waiting, session.kernel_wait)
-                session.kernel_wait = self._kernel_reason(session, table)
-                session.waiting = session.compute_waiting()  # with the evidence just gathered
-                if (session.waiting, session.kernel_wait) != before:
+                if session.update_waiting(self._kernel_reason(session, table)):
                     self._publish(ev.WAITING, session)
 
     @staticmethod

@@ -133,8 +133,8 @@ class Session:
         self.empty_polls = 0
         self.exit_reported = False  # a poll (or notification) already told the agent how it ended
         self.exit_awaited = 0  # timed polls of its own agent waiting now; they will report the exit
-        self.waiting = False
-        self.kernel_wait: str | None = None
+        self.waiting_reason: str | None = None  # the kernel's evidence that it waits (see update_waiting)
+        self._waiting_told: tuple[bool, str | None] = (False, None)  # the verdict the last check reported
         self.done = asyncio.Event()
         self.output_event = asyncio.Event()
         self._raw_listeners: list[Callable[[], None]] = []
@@ -161,7 +161,7 @@ class Session:
             self._convert_backlog()
         self.last_output_ms = now_ms()
         self._last_output_mono = time.monotonic()
-        self.kernel_wait = None  # output: the program is working again; the ticker looks anew
+        self.waiting_reason = None  # output: the program is working again; the next check looks anew
         for listener in list(self._raw_listeners):
             listener()
 
@@ -302,10 +302,21 @@ class Session:
     def idle_ms(self) -> int:
         return int((time.monotonic() - self._last_output_mono) * 1000)
 
-    def compute_waiting(self) -> bool:
-        """Waiting for input: stdin still writable, and either no output for longer than the threshold or
-        the kernel showing the program blocked reading its terminal (``kernel_wait``, cleared by output)."""
-        return self.stdin_writable and (self.kernel_wait is not None or self.idle_ms() > self.settings.input_wait_ms)
+    @property
+    def waiting_for_input(self) -> bool:
+        """Stdin still writable, and either the kernel showing the program blocked reading its terminal
+        (``waiting_reason``, cleared by output) or no output for longer than the idle threshold."""
+        return self.stdin_writable and (
+            self.waiting_reason is not None or self.idle_ms() > self.settings.input_wait_ms)
+
+    def update_waiting(self, reason: str | None) -> bool:
+        """The host's periodic check: record the kernel's evidence (``reading-terminal``,
+        ``password-prompt``, or None without any); True when the verdict or its reason changed since the
+        last check, so that watchers hear of it (a session that stops waiting included)."""
+        self.waiting_reason = reason
+        verdict = (self.waiting_for_input, reason)
+        changed, self._waiting_told = verdict != self._waiting_told, verdict
+        return changed
 
     def mark_exited(self, wait_status: int) -> None:
         code = os.waitstatus_to_exitcode(wait_status)
@@ -315,8 +326,7 @@ class Session:
             self.exit_code = code
         self.ended_ms = now_ms()
         self._ended_mono = time.monotonic()
-        self.waiting = False
-        self.kernel_wait = None
+        self.waiting_reason = None
 
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session."""
@@ -346,8 +356,8 @@ class Session:
             "truncated": self.output.truncated,
             "droppedChars": self.output.gap(),
             "stdinWritable": self.stdin_writable,
-            "waitingForInput": self.running and self.compute_waiting(),
-            "waitingReason": self.kernel_wait,
+            "waitingForInput": self.waiting_for_input,
+            "waitingReason": self.waiting_reason,
             "idleMs": idle,
             "lastOutputAt": iso(self.last_output_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,

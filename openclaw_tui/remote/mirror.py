@@ -60,7 +60,7 @@ class RemoteSession:
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
         self.placement = d.get("host", "gateway")
         self.stdin_writable = d.get("stdinWritable", False)
-        self.waiting, self.kernel_wait = d.get("waitingForInput", False), d.get("waitingReason")
+        self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
         self.started_ms = _ms(d.get("startedAt")) or 0
         self.ended_ms = _ms(d.get("endedAt"))
 
@@ -75,9 +75,6 @@ class RemoteSession:
 
     def idle_ms(self) -> int:
         return int(self._details.get("idleMs") or 0)
-
-    def compute_waiting(self) -> bool:
-        return bool(self.running and self.waiting)
 
     def details(self) -> dict[str, Any]:
         return {**self._details, "durationMs": self.runtime_ms()}

@@ -217,7 +217,7 @@ class DashboardApp(App[int]):
             self._waiting[sid] = input_mark(s)
             if typing_into is s:
                 continue  # the operator is typing into it: each echo and prompt is no news
-            why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
+            why = " (a password prompt)" if s.waiting_reason == "password-prompt" else ""
             self.notify(f"{s.id} ({s.name}) is waiting for input{why}.", title="Waiting for input",
                         severity="warning")
 

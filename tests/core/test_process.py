@@ -203,7 +203,7 @@ async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
     async with make_host(input_wait_ms=300) as host:
         pty_sid = await bg(host, "printf 'Continue? [y/N] '; read -r a; echo ok", pty=True)
         pipe_sid = await bg(host, "sleep 30")  # idle but stdin closed: never waiting
-        await wait_for(lambda: host.session(pty_sid).compute_waiting(), what="pty session to wait")
+        await wait_for(lambda: host.session(pty_sid).waiting_for_input, what="pty session to wait")
         r = await host.call(P("poll", pty_sid), agent="main")
         d = r["details"]
         assert d["waitingForInput"] and d["stdinWritable"] and d["idleMs"] >= 300 and d["lastOutputAt"]
@@ -213,19 +213,26 @@ async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
         r = await host.call(P("list"), agent="main")
         line = next(l for l in r["text"].splitlines() if pty_sid in l)
         assert "[input-wait]" in line
-        assert not host.session(pipe_sid).compute_waiting()
+        assert not host.session(pipe_sid).waiting_for_input
         pipe = next(s for s in r["details"]["sessions"] if s["sessionId"] == pipe_sid)
         assert pipe["waitingForInput"] is False and pipe["stdinWritable"] is False
 
 
-async def test_waiting_changes_are_published_as_events() -> None:
-    async with make_host(input_wait_ms=300) as host:
-        events = []
-        host.subscribe(events.append)
-        sid = await bg(host, "read -r a; echo done-$a", pty=True)
-        await wait_for(lambda: any(e.kind == "session-waiting" and e.data["waitingForInput"] for e in events))
-        await host.call(P("write", sid, data="x\n"), agent="main")
-        await poll_until(host, sid, "main", lambda o: "done-x" in o)
+async def test_waiting_changes_are_published_as_events(host: ToolHost) -> None:
+    # both ways: a watcher that missed "stopped waiting" would show a stale waiting mark
+    events = []
+    host.subscribe(events.append)
+    sid = await bg(host, "read -r a; echo done-$a; sleep 30", pty=True)
+
+    def told(waiting: bool) -> bool:
+        return any(e.kind == "session-waiting" and e.session_id == sid and e.data["waitingForInput"] is waiting
+                   for e in events)
+
+    await wait_for(lambda: told(True), what="the waiting event")
+    await host.call(P("write", sid, data="x\n"), agent="main")
+    await poll_until(host, sid, "main", lambda o: "done-x" in o)
+    await wait_for(lambda: told(False), what="the stopped-waiting event")
+    await host.call(P("kill", sid), agent="main")
 
 
 # -- errors -------------------------------------------------------------------------------------
@@ -321,7 +328,7 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
 async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
     # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
     sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True)
-    await wait_for(lambda: host.session(sid).kernel_wait == "reading-terminal", what="the kernel's evidence")
+    await wait_for(lambda: host.session(sid).waiting_reason == "reading-terminal", what="the kernel's evidence")
     for action in ("poll", "log", "screen"):
         r = await host.call(P(action, sid), agent="main")
         assert r["details"]["waitingForInput"] is True, action  # the text and the flag agree
@@ -338,7 +345,7 @@ async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_
 async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:
     async with make_host(input_wait_ms=300) as host:
         sid = await bg(host, "sleep 60", pty=True)
-        await wait_for(lambda: host.session(sid).compute_waiting(), what="the idle rule")
+        await wait_for(lambda: host.session(sid).waiting_for_input, what="the idle rule")
         r = await host.call(P("poll", sid), agent="main")
         assert r["details"]["waitingForInput"] and r["details"]["waitingReason"] is None
         assert "does not look blocked reading its terminal" in r["text"]

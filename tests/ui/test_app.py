@@ -23,7 +23,7 @@ async def test_demo_starts_the_example_sessions_and_quitting_ends_them():
         sessions = host.sessions()
         assert {s.agent for s in sessions} == {"demo"}
         assert sorted(s.pty for s in sessions) == [False, False, True, True, True, True]
-        await until(pilot, lambda: any(s.kernel_wait == "password-prompt" or s.waiting for s in sessions),
+        await until(pilot, lambda: any(s.waiting_reason == "password-prompt" or s.waiting_for_input for s in sessions),
                     "a demo prompt waiting")
     assert host.closed and not any(s.running for s in sessions)
 

@@ -43,7 +43,7 @@ async def _prompt_session(pilot: Pilot[Any]) -> str:
     await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is app.host.session(sid),
                 "the session selected")
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
-    await until(pilot, lambda: app.host.session(sid).waiting and sid in app._waiting, "the session waiting")
+    await until(pilot, lambda: app.host.session(sid).waiting_for_input and sid in app._waiting, "the session waiting")
     await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
     await settle(pilot)  # before any dialog opens: toasts under a modal screen stay drawn
     return sid
@@ -125,7 +125,7 @@ def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
         session = app.host.session(sid)
         assert session.inputs[-1].source == "operator"
         # The echo made it busy for a moment; it settles back into waiting (and is announced again).
-        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting  # not the flag from before
+        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting_for_input  # not the flag from before
                     and app._waiting.get(sid) == input_mark(session), "the session waiting again")
         await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
         await settle(pilot)

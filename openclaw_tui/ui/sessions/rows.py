@@ -29,7 +29,7 @@ STATE_STYLES = {
 
 
 def is_waiting(session: Session) -> bool:
-    return session.running and (session.waiting or session.kernel_wait is not None)
+    return session.running and (session.waiting_for_input or session.waiting_reason is not None)
 
 
 def state_of(session: Session) -> str:
@@ -91,7 +91,7 @@ def where_label(session: Session) -> Text:
 def row_cells(session: Session) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
     state = state_of(session)
-    reason = session.kernel_wait
+    reason = session.waiting_reason
     style = STATE_STYLES.get(state, "")
     row_style = "bold #ffaf00" if state == "waiting" else ("dim" if not session.running else "")
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state
