@@ -52,12 +52,6 @@ async def run_process(host: SessionHost, params: ProcessParams, agent: str | Non
     return await _HANDLERS[params.action](host, params, session, agent)
 
 
-def state_fields(session: Session) -> dict[str, Any]:
-    d = session.details()
-    d["runtimeMs"] = d.pop("durationMs")
-    return d
-
-
 def list_line(d: dict[str, Any]) -> str:
     """One session's line in ``list``, from its details alone (a node's sessions have nothing else); a
     session of a node that does not answer says so instead of a state it may no longer have."""
@@ -65,11 +59,11 @@ def list_line(d: dict[str, Any]) -> str:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
     end = "" if d["status"] == RUNNING else f" ({end_words(d['timedOut'], d['exitSignal'], d['exitCode'])})"
-    return f"{d['sessionId']}  {d['status']}{end}  {d['runtimeMs'] / 1000:.0f}s  {d['name']}{mark}"
+    return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
 def list_sessions(host: SessionHost, agent: str | None) -> ToolResult:
-    sessions = [state_fields(s) for s in host.registry.listed(agent)]
+    sessions = [s.details() for s in host.registry.listed(agent)]
     if not sessions:
         return result("No background sessions.", "completed", sessions=[])
     return result("\n".join(list_line(d) for d in sessions), "completed", sessions=sessions)
@@ -97,7 +91,7 @@ async def poll(host: SessionHost, p: ProcessParams, s: Session, agent: str | Non
                 w.cancel()
     text, dropped = s.output.pending.take()
     s.output_event.clear()
-    details = state_fields(s)
+    details = s.details()
     parts = []
     if dropped:
         parts.append(f"[{dropped} chars of unpolled output were dropped at the pending cap; use log for the retained text]")
@@ -148,7 +142,7 @@ async def log(host: SessionHost, p: ProcessParams, s: Session, agent: str | None
     parts.append(hint + "]")
     stdin = "stdin open" if s.stdin_writable else "stdin closed"
     parts.append(f"{_status_line(s)} ({stdin})")
-    details = state_fields(s)
+    details = s.details()
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)
@@ -170,7 +164,7 @@ async def screen(host: SessionHost, p: ProcessParams, s: Session, agent: str | N
     if host.terminal is None:
         return failure("this host has no terminal engine to draw screens; read the output with log",
                        "no-screen", sessionId=s.id)
-    details = state_fields(s)
+    details = s.details()
     parts = [host.terminal.screen(s), _status_line(s)]
     waiting = input_hint(s, details)
     if waiting:
@@ -282,7 +276,7 @@ async def kill(host: SessionHost, p: ProcessParams, s: Session, agent: str | Non
     if s.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
                  f"still there: pid {', '.join(map(str, s.leftover)) or 'unknown'}.")
-    return result(text, "completed", sessionStatus=s.status, **_without_status(state_fields(s)))
+    return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
 
 
 async def clear(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:

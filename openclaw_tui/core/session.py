@@ -345,7 +345,7 @@ class Session:
             "elevated": self.elevated,
             "startedAt": iso(self.started_ms),
             "endedAt": iso(self.ended_ms),
-            "durationMs": self.runtime_ms(),
+            "durationMs": self.runtime_ms(),  # how long it has run: until now, or until it ended
             "exitCode": self.exit_code,
             "exitSignal": self.exit_signal,
             "timedOut": self.timed_out,

@@ -30,7 +30,7 @@ async def test_list_shows_only_backgrounded_sessions_newest_first(host: ToolHost
     assert ids == [second, first]
     assert first in r["text"] and "sleep 30" in r["text"]
     for s in r["details"]["sessions"]:
-        assert {"status", "runtimeMs", "name", "waitingForInput"} <= set(s)
+        assert {"status", "durationMs", "name", "waitingForInput"} <= set(s)
 
 
 async def test_poll_drains_new_output_and_reports_the_exit(host: ToolHost) -> None:
