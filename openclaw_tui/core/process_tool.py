@@ -235,7 +235,7 @@ async def send_keys(host: SessionHost, p: ProcessParams, s: Session, agent: str 
     if not s.stdin_writable:
         return _not_writable(s)
     try:
-        encoded = encode_keys(p.keys, p.hex, p.literal, app_cursor=s.modes.app_cursor)
+        encoded = encode_keys(p.keys, p.hex, p.literal, app_cursor=s.tracked_modes.app_cursor)
     except KeyEncodingError as exc:
         return failure(f"send-keys: {exc}", "bad-keys", sessionId=s.id)
     extra = "".join(f"\nwarning: {w}" for w in encoded.warnings)
@@ -251,7 +251,7 @@ async def paste(host: SessionHost, p: ProcessParams, s: Session, agent: str | No
     unless ``bracketed`` forces it either way."""
     if not p.text:
         return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
-    enabled = s.pty and s.modes.bracketed_paste
+    enabled = s.pty and s.tracked_modes.bracketed_paste
     bracketed = enabled if p.bracketed is None else p.bracketed
     extra = ""
     if bracketed and not enabled:

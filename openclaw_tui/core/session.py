@@ -122,7 +122,7 @@ class Session:
         self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
         self._backlog_size = 0
         self.raw = RawRing(settings.raw_ring_bytes)
-        self.modes = ModeTracker()
+        self.tracked_modes = ModeTracker()  # what key encoding and paste need (the screen has its own)
         self.queries = QueryScanner()
         self.replier: Replier | None = None  # answers terminal queries (set by the host for PTY runs)
         self._text = {STDOUT: StreamText(), STDERR: StreamText()}
@@ -149,7 +149,7 @@ class Session:
         """
         self.raw.append(data)
         if self.pty:
-            self.modes.feed(data)
+            self.tracked_modes.feed(data)
             if self.replier is not None:
                 for back, query in self.queries.feed(data):
                     self.write_reply(self.replier(self.raw.end - back, query))

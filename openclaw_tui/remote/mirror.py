@@ -40,7 +40,7 @@ class RemoteSession:
         self._host = host
         self.id: str = details["sessionId"]
         self.raw = RawRing()
-        self.modes = ModeTracker()
+        self.tracked_modes = ModeTracker()
         self._inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
         self.order = 0
         self._output = Output(200_000, 200_000)
@@ -182,7 +182,7 @@ class RemoteSession:
         for mark in sizes or ():
             self.raw.mark_size(SizeMark(*(int(v) for v in mark)))
         if self.pty:
-            self.modes.feed(data)
+            self.tracked_modes.feed(data)
         for cb in list(self._raw_listeners):
             cb()
 

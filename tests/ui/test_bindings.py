@@ -103,7 +103,7 @@ async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
     async with app.run_test(size=SIZE) as pilot:
         sid = await start(host, "printf '\\033[?2004hready\\n'; cat -v", pty=True)
         await select(pilot, app, sid)
-        await until(pilot, lambda: host.session(sid).modes.bracketed_paste, "bracketed paste enabled")
+        await until(pilot, lambda: host.session(sid).tracked_modes.bracketed_paste, "bracketed paste enabled")
         await pilot.press("p")
         dialog = await until(pilot, lambda: isinstance(app.screen, PasteDialog) and app.screen, "paste dialog")
         assert dialog.bracketed

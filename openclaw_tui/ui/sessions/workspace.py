@@ -156,7 +156,7 @@ class Workspace(Vertical):
         session = self._target(need_input=True)
         if session is None:
             return
-        bracketed = session.modes.bracketed_paste
+        bracketed = session.tracked_modes.bracketed_paste
 
         async def send(text: str | None) -> None:
             if text:
