@@ -182,7 +182,7 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    **_host(_table(data, "host")), nodes=parse_nodes(_table(data, "nodes")))
+                    **_host(_table(data, "host")), nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
 
 
 CONTAINMENTS = ("auto", "subreaper")
@@ -295,6 +295,11 @@ def _paths(name: str, value: Any) -> tuple[str, ...] | None:
 
 def _warn(message: str) -> None:
     warnings.warn(message, ConfigWarning, stacklevel=5)
+
+
+def _warn_loading(message: str) -> None:
+    """A warning of a table ``load_settings`` reads itself (``[nodes.NAME]``), pointing at its caller."""
+    warnings.warn(message, ConfigWarning, stacklevel=4)
 
 
 _ENV_KEYS = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .config import POLL_WAIT_MAX_MS
 from .inputwait import kernel_evidence_available, reads_lines
@@ -17,27 +17,29 @@ from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
 from .notify import describe_end, end_words
+from .placement import merged_listing, process_on_node, split_id
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from .session import RUNNING, Session
-
-if TYPE_CHECKING:
-    from .host import SessionHost
+from .supervisor import Supervisor
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
 LOG_DEFAULT_LINES = 200
 
-Handler = Callable[["SessionHost", ProcessParams, Session, str | None], Awaitable[ToolResult]]
+Handler = Callable[[Supervisor, ProcessParams, Session, str | None], Awaitable[ToolResult]]
 
 
-async def run_process(host: SessionHost, params: ProcessParams, agent: str | None) -> ToolResult:
+async def run_process(core: Supervisor, params: ProcessParams, agent: str | None) -> ToolResult:
+    node, _ = split_id(params.sessionId)
+    if node is not None and params.action != "list":  # a node's session: the node words every problem
+        return await process_on_node(core.nodes, node, params, agent)
     wrong = misplaced(params)
     if wrong:
         return failure(f"invalid process call: {wrong}", "invalid-params")
     if params.action == "list":
-        return list_sessions(host, agent)
+        return await list_sessions(core, agent)
     if not params.sessionId:
         return failure(f"action {params.action!r} needs a sessionId (use action 'list' to see your sessions)", "missing-session-id")
-    session = host.registry.get(params.sessionId, agent)
+    session = core.registry.get(params.sessionId, agent)
     if session is None:
         return failure(
             f"no session {params.sessionId!r} in your scope (it may have expired or been cleared; "
@@ -49,7 +51,7 @@ async def run_process(host: SessionHost, params: ProcessParams, agent: str | Non
             f"session {session.id} is still in its exec yield window; wait for the exec call to return",
             "in-yield-window",
         )
-    return await _HANDLERS[params.action](host, params, session, agent)
+    return await _HANDLERS[params.action](core, params, session, agent)
 
 
 def list_line(d: dict[str, Any]) -> str:
@@ -62,11 +64,16 @@ def list_line(d: dict[str, Any]) -> str:
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
-def list_sessions(host: SessionHost, agent: str | None) -> ToolResult:
-    sessions = [s.details() for s in host.registry.listed(agent)]
-    if not sessions:
-        return result("No background sessions.", "completed", sessions=[])
-    return result("\n".join(list_line(d) for d in sessions), "completed", sessions=sessions)
+async def list_sessions(core: Supervisor, agent: str | None) -> ToolResult:
+    """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer."""
+    sessions = [s.details() for s in core.registry.listed(agent)]
+    if core.nodes is None:
+        return result("\n".join(map(list_line, sessions)) or "No background sessions.", "completed", sessions=sessions)
+    sessions, notes, reach = await merged_listing(core.nodes, sessions, agent)
+    text = "\n".join(map(list_line, sessions)) or "No background sessions."
+    if notes:
+        text += "\n" + "\n".join(notes)
+    return result(text, "completed", sessions=sessions, nodes=reach)
 
 
 def _status_line(session: Session) -> str:
@@ -76,7 +83,7 @@ def _status_line(session: Session) -> str:
     return f"Process ended: {session.status}, {describe_end(session)}.{more}"
 
 
-async def poll(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
         s.output_event.clear()
@@ -111,7 +118,7 @@ async def poll(host: SessionHost, p: ProcessParams, s: Session, agent: str | Non
             parts.append(hint)
     else:
         s.exit_reported = True
-        host.notices.discard(s.id)
+        core.notices.discard(s.id)
         parts.append(_status_line(s))
     return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
 
@@ -120,7 +127,7 @@ def _without_status(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
 
 
-async def log(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def log(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     lines = s.output.full_text().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -155,17 +162,17 @@ async def log(host: SessionHost, p: ProcessParams, s: Session, agent: str | None
     return result("\n".join(parts), s.status, **_without_status(details))
 
 
-async def screen(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def screen(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """What a PTY session's terminal shows now: a full-screen program (an editor, a pager, a menu) read as
     the operator sees it, where its output as text would be a jumble of redraws."""
     if not s.pty:
         return failure(f"session {s.id} runs on pipes: it has no screen; read its output with log", "not-a-pty",
                        sessionId=s.id)
-    if host.terminal is None:
+    if core.terminal is None:
         return failure("this host has no terminal engine to draw screens; read the output with log",
                        "no-screen", sessionId=s.id)
     details = s.details()
-    parts = [host.terminal.screen(s), _status_line(s)]
+    parts = [core.terminal.screen(s), _status_line(s)]
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)
@@ -213,7 +220,7 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
     return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
 
 
-async def write(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def write(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.data and not p.eof:
         return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
     data = (p.data or "").encode("utf-8")
@@ -231,7 +238,7 @@ def _end_of_input(s: Session, data: bytes) -> bytes:
     return b"\x04"
 
 
-async def send_keys(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def send_keys(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.stdin_writable:
         return _not_writable(s)
     try:
@@ -242,11 +249,11 @@ async def send_keys(host: SessionHost, p: ProcessParams, s: Session, agent: str 
     return await _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
 
 
-async def submit(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def submit(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     return await _send(s, b"\r", agent, "submit")
 
 
-async def paste(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def paste(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
     unless ``bracketed`` forces it either way."""
     if not p.text:
@@ -267,7 +274,7 @@ async def _end(s: Session, agent: str | None) -> None:
     await s.done.wait()
 
 
-async def kill(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def kill(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
         return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
@@ -279,17 +286,17 @@ async def kill(host: SessionHost, p: ProcessParams, s: Session, agent: str | Non
     return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
 
 
-async def clear(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def clear(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
-    host.registry.drop(s.id)
+    core.registry.drop(s.id)
     return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
 
 
-async def remove(host: SessionHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def remove(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         await _end(s, agent)
-    host.registry.drop(s.id)
+    core.registry.drop(s.id)
     return result(f"Removed session {s.id} ({describe_end(s)}).", "completed", sessionId=s.id, cleanup=s.cleanup)
 
 

@@ -283,6 +283,10 @@ class Session:
         return sent
 
     # -- state ----------------------------------------------------------------------------------
+    def background(self) -> None:
+        """It left its exec call's yield window: listed, kept after it ends, its agent notified of the exit."""
+        self.backgrounded = True
+
     @property
     def running(self) -> bool:
         return self.ended_ms is None

@@ -80,7 +80,7 @@ def confinement(host: SessionHost, writer: asyncio.StreamWriter) -> Confinement 
         pid = _CREDS.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDS.size))[0]
     except (AttributeError, OSError):
         return None
-    session_id = host.containment.session_of(pid) if pid > 0 else None
+    session_id = host.supervisor.containment.session_of(pid) if pid > 0 else None
     if session_id is None:
         return None
     session = host.session(session_id)

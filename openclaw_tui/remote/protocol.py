@@ -50,8 +50,6 @@ from __future__ import annotations
 
 import json
 
-from ..core.results import failure
-
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
     from typing import Any
@@ -88,24 +86,6 @@ def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
     if call.get("tool") == "exec" and call.get("workdir") is None and call.get("host") != "node":
         return {**call, "workdir": cwd}
     return call
-
-
-def not_a_call(value: Any) -> dict[str, Any]:
-    """The failed result for a tool call that is not a JSON object (a string is never decoded a second time)."""
-    return failure(
-        f'a tool call must be a JSON object like {{"tool": "exec", "command": "ls"}}, not {_json_kind(value)}',
-        "invalid-call",
-    )
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, str):
-        return "a JSON string"
-    if isinstance(value, list):
-        return "a JSON array"
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    return "a number" if isinstance(value, int | float) else type(value).__name__
 
 
 def encode(message: dict[str, Any]) -> bytes:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core import calltext
+from ..core import calltext, toolcall
 from ..core import events as ev
 from ..core.events import Event
 from ..core.host import SessionHost
@@ -303,8 +303,10 @@ class _Connection:
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
             _text("agent", agent)
-        if not isinstance(call, dict):  # the protocol's call is an object: a string is not decoded again
-            return p.not_a_call(call)
+        try:  # the protocol's call is an object: a string is not decoded again
+            call = toolcall.as_object(call)
+        except toolcall.BadCall as exc:
+            return exc.result
         try:
             agent = agent if self.confined is None else self.confined.as_agent(agent)
         except Refused as exc:

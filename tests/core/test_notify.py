@@ -131,7 +131,7 @@ async def test_the_operators_sessions_publish_a_notice_but_queue_none() -> None:
         sid = await bg(host, "echo op", agent=None)
         await _finish(host, sid)
         assert any(e.kind == NOTIFICATION and e.session_id == sid for e in events)
-        assert host.notices.take(None) == []
+        assert host.supervisor.notices.take(None) == []
 
 
 async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> None:

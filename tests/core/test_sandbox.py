@@ -286,7 +286,7 @@ async def test_elevated_is_refused_when_not_enabled_and_nothing_runs(tmp_path, o
             r = await run(host, elevated=True, **call)
             assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "elevated-refused"
             assert "tools.elevated.enabled" in r["text"]
-            assert len(host.registry) == 0
+            assert len(host.sessions()) == 0
         await asyncio.sleep(0.2)
         assert not marker.exists()
 
@@ -391,7 +391,7 @@ async def test_a_workdir_inside_a_secret_is_refused(tmp_path, outside) -> None:
     async with make_host(tmp_path, secrets=[str(secret)]) as host:
         r = await run(host, "touch here", workdir=str(secret))
         assert r["details"]["failureKind"] == "workdir-secret" and "nothing was started" in r["text"]
-        assert len(host.registry) == 0 and not (secret / "here").exists()
+        assert len(host.sessions()) == 0 and not (secret / "here").exists()
 
 
 # -- PATH and the environment ----------------------------------------------------------------------
@@ -413,7 +413,7 @@ async def test_path_prepend_reaches_every_run_but_env_still_cannot_set_path(tmp_
             assert r["details"]["failureKind"] == "env-refused" and "pathPrepend" in r["text"]
             r = await run(host, "true", env={"LD_PRELOAD": "/evil.so"}, **extra)
             assert r["details"]["failureKind"] == "env-refused"
-        assert len(host.registry) == 0
+        assert len(host.sessions()) == 0
 
 
 def test_path_prepend_is_added_after_overrides_and_before_the_inherited_path() -> None:
@@ -450,7 +450,7 @@ async def test_sandbox_mode_refuses_to_run_without_a_sandbox(tmp_path, no_sandbo
         r = await run(host, "echo hi", background=True)
         assert r["details"]["failureKind"] == "sandbox-unavailable"
         assert "bwrap is not installed" in r["text"] and "nothing was started" in r["text"]
-        assert len(host.registry) == 0
+        assert len(host.sessions()) == 0
 
 
 async def test_gateway_mode_runs_on_the_host(tmp_path) -> None:

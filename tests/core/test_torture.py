@@ -91,13 +91,13 @@ async def test_closing_the_host_leaves_no_escapee_and_no_cgroup(containment: str
             workdir = tmp_path / mark
             workdir.mkdir()
             sessions.append(host.session(await start_escapes(host, workdir, mark, pty=pty)))
-        base = host.containment.base
+        base = host.supervisor.containment.base
         assert (base is not None) == (containment == "cgroup")
     for mark, session in zip(marks, sessions):
         assert_contained(session.details(), containment, mark)
     if base is not None:
-        assert not os.path.exists(base) and host.containment.base is None
-    assert not host.containment.record.path.exists()
+        assert not os.path.exists(base) and host.supervisor.containment.base is None
+    assert not host.supervisor.containment.record.path.exists()
 
 
 @needs_cgroups
@@ -105,9 +105,9 @@ async def test_the_cgroup_of_a_session_is_removed_when_it_ends(tmp_path) -> None
     async with torture_host("cgroup") as host:
         r = await host.call({"tool": "exec", "command": "sleep 300", "background": True}, agent="main")
         session = host.session(r["details"]["sessionId"])
-        path = os.path.join(host.containment.base, session.id)
+        path = os.path.join(host.supervisor.containment.base, session.id)
         await wait_for(lambda: cgroups.procs(path) == [session.pid], what="the leader in its cgroup")
-        assert host.containment.session_of(session.pid) == session.id
+        assert host.supervisor.containment.session_of(session.pid) == session.id
         await host.call({"tool": "process", "action": "kill", "sessionId": session.id}, agent="main")
         assert not os.path.exists(path)
-        assert session.id not in host.containment.record.data["sessions"]
+        assert session.id not in host.supervisor.containment.record.data["sessions"]

@@ -279,5 +279,5 @@ async def test_a_call_for_a_node_that_cannot_be_meant_fails_and_names_the_nodes(
         res = await run(host, call)
         assert res["details"]["failureKind"] == kind, res
         assert "a, b" in res["text"] or "'a'" in res["text"], res
-        assert all(link.ssh is None for link in host.nodes.links.values())  # type: ignore[union-attr]
+        assert all(link.ssh is None for link in host.supervisor.nodes.links.values())  # type: ignore[union-attr]
 

@@ -109,4 +109,4 @@ async def test_a_process_outside_every_session_is_the_operator(gateway) -> None:
         r = await client.call(LIST)
         assert bob in r["text"]
         await client.request("session.resize", {"sessionId": bob, "cols": 80, "rows": 20})
-    assert host.containment.session_of(os.getpid()) is None
+    assert host.supervisor.containment.session_of(os.getpid()) is None
