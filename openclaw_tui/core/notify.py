@@ -7,11 +7,16 @@ the session as it ends, so it will: the MCP log message would otherwise repeat i
 successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The operator's own sessions get
 no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
 only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
+What the rules need to know (which ends a result already told, which sessions a timed poll is waiting
+on) is kept here, by session id, and forgotten with the session.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .session import COMPLETED, Session
@@ -41,15 +46,45 @@ def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -
 
 
 class Notices:
-    """Per-agent queues of exit notices."""
+    """Per-agent queues of exit notices, and what decides whether an exit needs one."""
 
     def __init__(self) -> None:
         self._queues: dict[str | None, list[dict[str, Any]]] = {}
+        self._reported: set[str] = set()  # sessions whose end a result already told their agent
+        self._awaited: Counter[str] = Counter()  # timed polls of a session's own agent waiting on it now
+
+    def reported(self, session_id: str) -> None:
+        """A result (a poll, a kill) told the agent how the session ended: no notice repeats it."""
+        self._reported.add(session_id)
+        self.discard(session_id)
+
+    @contextmanager
+    def awaiting(self, session_id: str) -> Iterator[None]:
+        """A timed poll of the session's own agent is waiting on it: an exit meanwhile reaches the agent
+        through that poll, so it gets no notice besides (the MCP log message would repeat it)."""
+        self._awaited[session_id] += 1
+        try:
+            yield
+        finally:
+            self._awaited[session_id] -= 1
+            if not self._awaited[session_id]:
+                del self._awaited[session_id]
+
+    def awaited(self, session_id: str) -> bool:
+        """Whether a timed poll of the session's own agent is waiting on it now."""
+        return self._awaited[session_id] > 0
+
+    def forget(self, session_id: str) -> None:
+        """The session is gone from the host: nothing about it is kept."""
+        self._reported.discard(session_id)
+        self.discard(session_id)
 
     def on_exit(self, session: Session) -> dict[str, Any] | None:
         """Queue a notice if the rules call for one; returns it (for the event stream) or None."""
         s = session.settings
-        if not (s.notify_on_exit and session.backgrounded) or session.exit_reported or session.exit_awaited:
+        if not (s.notify_on_exit and session.backgrounded):
+            return None
+        if session.id in self._reported or self.awaited(session.id):
             return None
         if session.killed_by not in (None, "timeout"):
             return None

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from .config import POLL_WAIT_MAX_MS
 from .inputwait import kernel_evidence_available, reads_lines
@@ -83,17 +85,35 @@ def _status_line(session: Session) -> str:
     return f"Process ended: {session.status}, {describe_end(session)}.{more}"
 
 
+class Backoff:
+    """How long an agent should wait before it polls a quiet session again: longer after each poll that
+    found nothing (``RETRY_STEPS_MS``), back to the first step as soon as one finds output. Kept per
+    session, and let go with it."""
+
+    def __init__(self) -> None:
+        self._empty_polls: WeakKeyDictionary[Session, int] = WeakKeyDictionary()
+
+    def after_poll(self, session: Session, found_output: bool) -> int:
+        """The retry hint (ms) after a poll of ``session``."""
+        empty = 0 if found_output else self._empty_polls.get(session, 0) + 1
+        self._empty_polls[session] = empty
+        return RETRY_STEPS_MS[min(max(empty - 1, 0), len(RETRY_STEPS_MS) - 1)]
+
+
+BACKOFF = Backoff()
+
+
 async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
         s.output_event.clear()
         waiters = [asyncio.ensure_future(s.output_event.wait()), asyncio.ensure_future(s.done.wait())]
-        own = agent == s.agent
-        s.exit_awaited += own  # an exit now reaches its agent through this poll: no notice besides
+        # its own agent's poll: an exit now reaches the agent through this poll, with no notice besides
+        watching = core.notices.awaiting(s.id) if agent == s.agent else nullcontext()
         try:
-            await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
+            with watching:
+                await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            s.exit_awaited -= own
             for w in waiters:
                 w.cancel()
     text, dropped = s.output.pending.take()
@@ -104,8 +124,7 @@ async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None
         parts.append(f"[{dropped} chars of unpolled output were dropped at the pending cap; use log for the retained text]")
     parts.append(text.rstrip("\n") if text else "(no new output)")
     if s.running:
-        s.empty_polls = 0 if text else s.empty_polls + 1
-        retry = RETRY_STEPS_MS[min(max(s.empty_polls - 1, 0), len(RETRY_STEPS_MS) - 1)]
+        retry = BACKOFF.after_poll(s, bool(text))
         details["retryInMs"] = retry
         if details["waitingReason"] is None:  # blocked reading its terminal: waiting for the agent, not time
             parts.append(f"{_status_line(s)} Poll again in about {retry // 1000}s (or wait for the exit notification).")
@@ -117,8 +136,7 @@ async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None
         if hint:
             parts.append(hint)
     else:
-        s.exit_reported = True
-        core.notices.discard(s.id)
+        core.notices.reported(s.id)
         parts.append(_status_line(s))
     return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
 
@@ -278,7 +296,7 @@ async def kill(core: Supervisor, p: ProcessParams, s: Session, agent: str | None
     if not s.running:
         return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
-    s.exit_reported = True
+    core.notices.reported(s.id)
     text = f"Killed session {s.id} ({describe_end(s)})."
     if s.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "

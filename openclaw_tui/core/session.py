@@ -130,9 +130,6 @@ class Session:
         self._last_output_mono = self._started_mono
         self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
         self._typed_line_open = False  # the last input was a keystroke typed through, mid-line
-        self.empty_polls = 0
-        self.exit_reported = False  # a poll (or notification) already told the agent how it ended
-        self.exit_awaited = 0  # timed polls of its own agent waiting now; they will report the exit
         self.waiting_reason: str | None = None  # the kernel's evidence that it waits (see update_waiting)
         self._waiting_told: tuple[bool, str | None] = (False, None)  # the verdict the last check reported
         self.done = asyncio.Event()
@@ -206,7 +203,6 @@ class Session:
     def _append_text(self, stream: str, text: str) -> None:
         if text:
             self._output.append(stream, text)
-            self.empty_polls = 0
             self.output_event.set()
             self._on_change("output", self)
 

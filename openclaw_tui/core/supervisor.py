@@ -58,7 +58,7 @@ class Supervisor:
         self.settings = settings
         self.terminal = terminal
         self.bus = EventBus(self._snapshot)
-        self.registry = Registry(on_removed=lambda s: self.publish(ev.REMOVED, s))
+        self.registry = Registry(on_removed=self._removed)
         self.notices = Notices()
         self.containment = Containment(settings.containment, settings.state_dir, settings.exec.kill_grace_s)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -118,6 +118,10 @@ class Supervisor:
                 await asyncio.wait([task], timeout=5)
         await self.containment.close()
         self.registry.close()
+
+    def _removed(self, session: Session) -> None:
+        self.notices.forget(session.id)
+        self.publish(ev.REMOVED, session)
 
     # -- events ---------------------------------------------------------------------------------
     def publish(self, kind: str, session: Session) -> None:
