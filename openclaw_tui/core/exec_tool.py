@@ -18,13 +18,13 @@ from typing import Any
 from . import sandbox
 from .arglimits import too_long
 from .config import TAIL_CHARS, YIELD_RANGE, clamp
+from .exitrecord import FAILED
 from .launch import LaunchError, check_env, choose_placement, end_session, resolve_workdir
 from .models import ExecParams
-from .notify import describe_end
 from .placement import exec_on_node, runs_on_node
 from .results import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, result
 from .sandbox import GATEWAY, SANDBOX
-from .session import FAILED, Session
+from .session import Session
 from .shell import login_path_async
 from .supervisor import Supervisor
 
@@ -112,18 +112,19 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
     header = note + dropped_note(out)
     footer = ""
     kind = None
-    if session.timed_out:
+    end = session.exit
+    if end.timed_out:
         kind = "timeout"
         footer = (
             f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
             f"side effects may already have happened. {MORE_TIME}]"
         )
-    elif session.exit_code == 127:
+    elif end.code == 127:
         kind, footer = "not-found", "\n[exit 127: command not found]"
-    elif session.exit_code == 126:
+    elif end.code == 126:
         kind, footer = "not-executable", "\n[exit 126: command found but not executable]"
-    elif session.exit_signal or session.exit_code:
-        footer = f"\n[{describe_end(session)}]"
+    elif end.signal or end.code:
+        footer = f"\n[{end.words()}]"
     if not text and not footer:
         text = "(no output)"
     details: dict[str, Any] = session_fields(session)

@@ -62,6 +62,17 @@ class ModeTracker:
         esc = buf.rfind(b"\x1b", max(0, len(buf) - _CARRY))
         self._carry = buf[esc:] if esc >= 0 and not _complete(buf[esc:]) else b""
 
+    def to_json(self) -> dict[str, object]:
+        return {"modes": {str(k): v for k, v in self.modes.items()}, "seenOutput": self.seen_output}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> ModeTracker:
+        tracker = cls()
+        modes = d.get("modes")
+        tracker.modes = {int(k): bool(v) for k, v in modes.items()} if isinstance(modes, dict) else {}
+        tracker.seen_output = bool(d.get("seenOutput"))
+        return tracker
+
     def is_set(self, mode: int) -> bool:
         return self.modes.get(mode, False)
 

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .session import COMPLETED, Session
+from .exitrecord import COMPLETED
+from .session import Session
 
 SNIPPET_CHARS = 180
 QUEUE_MAX = 100
@@ -30,19 +31,6 @@ def snippet(session: Session) -> str:
     """The last output on one line, whitespace collapsed, at most 180 characters."""
     text = _SPACE.sub(" ", session.output.tail_text(SNIPPET_CHARS * 4)).strip()
     return text[-SNIPPET_CHARS:]
-
-
-def describe_end(session: Session) -> str:
-    return end_words(session.timed_out, session.exit_signal, session.exit_code)
-
-
-def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -> str:
-    """``timed out``, ``killed by SIGTERM`` or ``exit code 0``: also for a session known only by its details."""
-    if timed_out:
-        return "timed out"
-    if exit_signal:
-        return f"killed by {exit_signal}"
-    return f"exit code {exit_code}"
 
 
 class Notices:
@@ -86,21 +74,22 @@ class Notices:
             return None
         if session.id in self._reported or self.awaited(session.id):
             return None
-        if session.killed_by not in (None, "timeout"):
+        end = session.exit
+        if end.killed_by not in (None, "timeout"):
             return None
         text = snippet(session)
-        if session.status == COMPLETED and session.exit_code == 0 and not text and not s.notify_on_exit_empty_success:
+        if end.status == COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
             return None
         notice = {
             "sessionId": session.id,
             "name": session.name,
             "agent": session.agent,
-            "status": session.status,
-            "exitCode": session.exit_code,
-            "exitSignal": session.exit_signal,
-            "timedOut": session.timed_out,
+            "status": end.status,
+            "exitCode": end.code,
+            "exitSignal": end.signal,
+            "timedOut": end.timed_out,
             "snippet": text,
-            "text": f"[exit] {session.id} ({session.name}) {session.status}, {describe_end(session)}"
+            "text": f"[exit] {session.id} ({session.name}) {end.status}, {end.words()}"
             + (f": {text}" if text else ""),
         }
         self.add(notice)

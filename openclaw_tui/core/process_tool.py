@@ -14,14 +14,14 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from .config import POLL_WAIT_MAX_MS
+from .exitrecord import RUNNING, end_words
 from .inputwait import kernel_evidence_available, reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .launch import end_session, until_program_started
 from .models import ACTIONS, ProcessParams, misplaced
-from .notify import describe_end, end_words
 from .placement import merged_listing, process_on_node, split_id
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
-from .session import RUNNING, Session
+from .session import Session
 from .supervisor import Supervisor
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
@@ -81,8 +81,8 @@ async def list_sessions(core: Supervisor, agent: str | None) -> ToolResult:
 def _status_line(session: Session) -> str:
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
-    more = f" {MORE_TIME}." if session.timed_out else ""
-    return f"Process ended: {session.status}, {describe_end(session)}.{more}"
+    more = f" {MORE_TIME}." if session.exit.timed_out else ""
+    return f"Process ended: {session.status}, {session.exit.words()}.{more}"
 
 
 class Backoff:
@@ -106,8 +106,8 @@ BACKOFF = Backoff()
 async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
-        s.output_event.clear()
-        waiters = [asyncio.ensure_future(s.output_event.wait()), asyncio.ensure_future(s.done.wait())]
+        s.capture.arrived.clear()
+        waiters = [asyncio.ensure_future(s.capture.arrived.wait()), asyncio.ensure_future(s.done.wait())]
         # its own agent's poll: an exit now reaches the agent through this poll, with no notice besides
         watching = core.notices.awaiting(s.id) if agent == s.agent else nullcontext()
         try:
@@ -117,7 +117,7 @@ async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None
             for w in waiters:
                 w.cancel()
     text, dropped = s.output.pending.take()
-    s.output_event.clear()
+    s.capture.arrived.clear()
     details = s.details()
     parts = []
     if dropped:
@@ -175,7 +175,7 @@ async def log(core: Supervisor, p: ProcessParams, s: Session, agent: str | None)
         offset=start,
         lines=end - start,
         totalLines=total,
-        inputs=[r.to_json() for r in s.inputs],
+        inputs=s.inputs.to_json(),
     )
     return result("\n".join(parts), s.status, **_without_status(details))
 
@@ -206,7 +206,7 @@ def input_hint(s: Session, details: dict[str, Any]) -> str | None:
 
 def _not_writable(s: Session) -> ToolResult:
     if not s.running:
-        why = f"session {s.id} has ended ({describe_end(s)})"
+        why = f"session {s.id} has ended ({s.exit.words()})"
     elif not s.pty:
         why = (
             f"session {s.id} runs on pipes with stdin closed; start interactive programs with pty: true "
@@ -294,13 +294,13 @@ async def _end(s: Session, agent: str | None) -> None:
 
 async def kill(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
-        return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
+        return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
     core.notices.reported(s.id)
-    text = f"Killed session {s.id} ({describe_end(s)})."
-    if s.cleanup == "uncertain":
+    text = f"Killed session {s.id} ({s.exit.words()})."
+    if s.exit.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
-                 f"still there: pid {', '.join(map(str, s.leftover)) or 'unknown'}.")
+                 f"still there: pid {', '.join(map(str, s.exit.leftover)) or 'unknown'}.")
     return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
 
 
@@ -315,7 +315,7 @@ async def remove(core: Supervisor, p: ProcessParams, s: Session, agent: str | No
     if s.running:
         await _end(s, agent)
     core.registry.drop(s.id)
-    return result(f"Removed session {s.id} ({describe_end(s)}).", "completed", sessionId=s.id, cleanup=s.cleanup)
+    return result(f"Removed session {s.id} ({s.exit.words()}).", "completed", sessionId=s.id, cleanup=s.exit.cleanup)
 
 
 _HANDLERS: dict[str, Handler] = {

@@ -68,10 +68,8 @@ class Supervisor:
               timeout_s: float, settings: ExecSettings) -> Session:
         """Spawn and register a session and its supervisor; raises LaunchError (nothing registered)."""
         session = Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
-                          self._on_session_change)
-        if pty and self.terminal is not None:
-            session.replier = self.terminal.replier(session)
-        start(session, env, os.environ, self.containment)
+                          self._on_session_change, self.terminal.replier if self.terminal is not None else None)
+        session.launched(start(session, env, os.environ, self.containment))
         self.registry.add(session)
         self.publish(ev.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
@@ -93,7 +91,7 @@ class Supervisor:
         try:
             await supervise(session, timeout_s)
         finally:
-            if session.ended_ms is None:  # supervision itself failed: never leave a live group behind
+            if session.running:  # supervision itself failed: never leave a live group behind
                 session.mark_exited(255 << 8)
             self.containment.ended(session.id)
             session.done.set()

@@ -15,8 +15,11 @@ raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str}     {bytesWritten, bytesQueued} (operator
                                                                keystrokes; recorded with who sent them)
 session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], head?, totalChars,
-                                                               incremental, inputs}
+session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
+                                                               incremental, inputs} — when not
+                                                               incremental, the whole retained text
+                                                               (``Output.to_json``: head, headMax,
+                                                               maxChars, tailDropped ...)
 =================  ==========================================  =========================================
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are

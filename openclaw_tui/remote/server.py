@@ -382,17 +382,11 @@ class _Connection:
         if since is not None:
             _offset("since", since)
         out = session.output
-        base = {"totalChars": out.total_chars, "inputs": [r.to_json() for r in session.inputs]}
-        if since is not None and out.total_chars - out.tail.size <= since <= out.total_chars:
-            need, pieces = out.total_chars - since, []
-            for chunk in reversed(out.tail.chunks):
-                if need <= 0:
-                    break
-                pieces.append({"stream": chunk.stream, "text": chunk.text[-need:]})
-                need -= len(chunk.text)
-            return {**base, "incremental": True, "chunks": pieces[::-1]}
-        chunks = [{"stream": c.stream, "text": c.text} for c in out.tail.chunks]
-        return {**base, "incremental": False, "chunks": chunks, "head": out.head}
+        base = {"totalChars": out.total_chars, "inputs": session.inputs.to_json()}
+        new = out.since(since) if since is not None else None
+        if new is not None:
+            return {**base, "incremental": True, "chunks": [c.to_json() for c in new]}
+        return {**base, "incremental": False, **out.to_json(pending=False)}
 
 
 def _valid_id(id_: Any) -> bool:

@@ -22,8 +22,8 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 
+from ..core.exitrecord import end_words
 from ..core.host import SessionHost
-from ..core.notify import end_words
 from ..core.session import FAILED, Session
 from ..remote.server import AlreadyServing, HostServer
 from .bridge import HostBridge, HostGone, SessionExited, SessionOutput, SessionsChanged

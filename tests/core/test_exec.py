@@ -84,7 +84,7 @@ async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:
         sid = await bg(host, "sleep 60")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)
-        assert s.timed_out and s.status == "failed"
+        assert s.exit.timed_out and s.status == "failed"
 
 
 async def test_timeout_zero_disables_the_timeout(tmp_path) -> None:
@@ -250,7 +250,7 @@ async def test_cancelled_foreground_call_ends_its_run(host: ToolHost) -> None:
     with pytest.raises(asyncio.CancelledError):
         await task
     await asyncio.wait_for(session.done.wait(), 20)
-    assert session.killed_by == "cancelled"
+    assert session.exit.killed_by == "cancelled"
 
 
 async def test_backgrounded_run_survives_the_call_that_started_it(host: ToolHost) -> None:

@@ -117,7 +117,7 @@ async def test_pty_child_never_blocks_when_nobody_reads_its_output(host: ToolHos
     sid = await bg(host, "head -c 20000000 /dev/zero | tr '\\0' 'a'; echo; echo finished", pty=True)
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 60)
-    assert s.exit_code == 0 and "finished" in s.output.tail_text(100)
+    assert s.exit.code == 0 and "finished" in s.output.tail_text(100)
     assert len(s.raw) <= s.settings.raw_ring_bytes
 
 

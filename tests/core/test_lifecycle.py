@@ -49,7 +49,7 @@ async def test_timeout_ends_every_process_of_the_group(host: ToolHost) -> None:
     pgid = await _group_started(host, sid, 3)
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.timed_out and s.cleanup == "confirmed"
+    assert s.exit.timed_out and s.exit.cleanup == "confirmed"
     assert members(pgid) == []
 
 
@@ -77,9 +77,9 @@ async def test_descendants_left_behind_by_a_finished_command_are_ended(host: Too
     sid = await bg(host, "sleep 300 & echo spawned")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.status == "completed" and s.cleanup == "confirmed"
+    assert s.status == "completed" and s.exit.cleanup == "confirmed"
     assert members(s.pid) == []
-    assert s.killed_by is None
+    assert s.exit.killed_by is None
 
 
 async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolHost) -> None:

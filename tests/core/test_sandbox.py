@@ -331,7 +331,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
                     agent="main")
     await poll_until(host, sid, "main", lambda o: "after yes" in o)
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
-    assert host.session(sid).exit_code == 0
+    assert host.session(sid).exit.code == 0
 
 
 @needs_sandbox
@@ -341,7 +341,7 @@ async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: Tool
     await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.exit_signal == "SIGINT" and s.cleanup == "confirmed"
+    assert s.exit.signal == "SIGINT" and s.exit.cleanup == "confirmed"
 
 
 @needs_sandbox

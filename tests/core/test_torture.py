@@ -66,7 +66,7 @@ async def test_a_timeout_leaves_no_escapee(containment: str, tmp_path) -> None:
         sid = await start_escapes(host, tmp_path, mark, timeout=3)
         session = host.session(sid)
         await asyncio.wait_for(session.done.wait(), 30)
-        assert session.timed_out
+        assert session.exit.timed_out
         assert_contained(session.details(), containment, mark)
 
 
@@ -78,7 +78,7 @@ async def test_a_normal_exit_leaves_no_escapee(containment: str, pty: bool, tmp_
         sid = await start_escapes(host, tmp_path, mark, then="exit 0", pty=pty)
         session = host.session(sid)
         await asyncio.wait_for(session.done.wait(), 30)
-        assert session.exit_code == 0 and session.killed_by is None
+        assert session.exit.code == 0 and session.exit.killed_by is None
         assert_contained(session.details(), containment, mark)
 
 

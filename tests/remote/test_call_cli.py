@@ -99,7 +99,7 @@ async def test_ctrl_c_during_a_call_is_status_130_and_cancels_the_call(served) -
     status, err = await _finished(proc)
     assert status == 130 and "Traceback" not in err, err
     await asyncio.wait_for(session.done.wait(), 20)
-    assert session.killed_by == "cancelled"
+    assert session.exit.killed_by == "cancelled"
 
 
 @pytest.mark.parametrize("command", [["serve"], ["call", '{"tool": "process", "action": "list"}']])

@@ -413,7 +413,7 @@ async def test_a_client_that_gives_up_on_a_foreground_exec_ends_its_run(served) 
             await task
         run = host.sessions()[0]
         await asyncio.wait_for(run.done.wait(), DEADLINE_S)
-        assert run.killed_by == "cancelled"
+        assert run.exit.killed_by == "cancelled"
 
 
 async def test_exec_without_workdir_runs_in_the_agents_directory_not_the_hosts(served, tmp_path) -> None:

@@ -198,7 +198,7 @@ async def test_a_cancelled_call_ends_its_foreground_run_on_the_host(served) -> N
         session = host.sessions()[0]
         task.cancel()
         await asyncio.wait_for(session.done.wait(), 20)
-        assert session.killed_by == "cancelled"
+        assert session.exit.killed_by == "cancelled"
         r = await client.call({"tool": "process", "action": "list"}, agent="a")  # the connection still works
         assert r["details"]["status"] == "completed"
 

@@ -75,7 +75,7 @@ async def test_sigterm_ends_the_sessions_then_the_app(host):
             await asyncio.sleep(0.05)
         assert not app.is_running
     app.disarm_watchdog()
-    assert host.closed and not session.running and session.killed_by == "shutdown"
+    assert host.closed and not session.running and session.exit.killed_by == "shutdown"
 
 
 async def test_pipe_log_follows_new_output_unless_scrolled_up(app: DashboardApp, host, tmp_path):

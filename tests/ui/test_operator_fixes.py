@@ -7,7 +7,7 @@ from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 from textual.widgets._key_panel import BindingsTable
 
-from openclaw_tui.core.session import HIDDEN_PREVIEW
+from openclaw_tui.core.inputlog import HIDDEN_PREVIEW
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.bridge import SessionExited, SessionOutput, SessionsChanged

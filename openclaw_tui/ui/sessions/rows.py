@@ -47,11 +47,11 @@ def end_label(session: Session) -> str:
     """Exit code or signal of a finished session (``exit 0``, ``SIGKILL``, ``timeout``); empty while running."""
     if session.running:
         return ""
-    if session.timed_out:
+    if session.exit.timed_out:
         return "timeout"
-    if session.exit_signal:
-        return session.exit_signal
-    return f"exit {session.exit_code}"
+    if session.exit.signal:
+        return session.exit.signal
+    return f"exit {session.exit.code}"
 
 
 @dataclass(frozen=True)
