@@ -21,6 +21,7 @@ from openclaw_tui.core import cgroups, entry, liverecord, proctable
 from openclaw_tui.core.config import ExecSettings, Settings, load_settings
 
 from ..escapes import CGROUPS, needs_cgroups, new_mark, survivors
+from ..hosting import hosting
 from .conftest import wait_for
 
 FREEZER = Path("/sys/fs/cgroup/freezer")
@@ -54,7 +55,7 @@ async def test_details_say_which_containment_a_session_has(containment: str) -> 
         assert r["details"]["containment"] == expected and r["details"]["host"] == "gateway"
         record = json.loads(host.supervisor.containment.record.path.read_text())
         assert record["containment"] == expected and record["watchdog"]["pid"] == host.supervisor.containment.watchdog.pid
-    async with ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="sandbox"))) as host:
+    async with hosting(ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="sandbox")))) as host:
         r = await host.call({"tool": "exec", "command": "echo hi"}, agent="a")
         assert r["details"]["containment"] == "sandbox"
         assert host.supervisor.containment.watchdog is None  # the sandbox dies with its host by itself

@@ -11,7 +11,8 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core import sandbox
 
-from .conftest import bg, make_host, poll_until, wait_for
+from ..hosting import hosting
+from .conftest import bg, exec_settings, make_host, poll_until, wait_for
 
 DETAIL_FIELDS = {"status", "sessionId", "pid", "startedAt", "cwd", "tail", "exitCode", "exitSignal",
                  "durationMs", "truncated", "timedOut", "failureKind", "host"}
@@ -80,7 +81,7 @@ async def test_timeout_seconds_alias_is_accepted(host: ToolHost) -> None:
 async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\ntimeoutSec = 1\n")
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         sid = await bg(host, "sleep 60")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)
@@ -90,7 +91,7 @@ async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:
 async def test_timeout_zero_disables_the_timeout(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\ntimeoutSec = 1\n")
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         r = await host.call({"tool": "exec", "command": "sleep 1.5; echo survived", "timeout": 0}, agent="main")
         assert "survived" in r["text"] and r["details"]["timedOut"] is False
 
@@ -235,7 +236,7 @@ async def test_pty_term_can_be_overridden(host: ToolHost) -> None:
 async def test_process_tool_disabled_runs_synchronously_and_says_so(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text('[tools]\ndeny = ["process"]\n')
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         r = await host.call({"tool": "exec", "command": "sleep 0.3; echo finished", "background": True}, agent="main")
         assert r["details"]["status"] == "completed"
         assert "finished" in r["text"] and "synchronously" in r["text"]
@@ -265,7 +266,7 @@ async def test_elevated_is_refused_unless_enabled(host: ToolHost, tmp_path) -> N
     assert len(host.sessions()) == 0
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.elevated]\nenabled = true\n")
-    async with ToolHost(config_path=cfg, env={}) as h2:
+    async with hosting(ToolHost(config_path=cfg, env={})) as h2:
         r = await h2.call({"tool": "exec", "command": "echo hi", "elevated": True, "background": True}, agent="main")
         assert r["details"]["elevated"] is True
 
@@ -291,8 +292,7 @@ async def test_bad_exec_calls_fail_clearly(host: ToolHost, call, needle) -> None
 
 
 async def test_settings_are_captured_when_the_session_is_admitted() -> None:
-    host = make_host(ttl_ms=123_456)
-    async with host:
+    async with make_host(ttl_ms=123_456) as host:
         sid = await bg(host, "sleep 30")
-        host.supervisor.settings = make_host(ttl_ms=60_000).supervisor.settings
+        host.supervisor.settings = exec_settings(ttl_ms=60_000)
         assert host.session(sid).settings.ttl_ms == 123_456

@@ -11,6 +11,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.lifecycle import members
 
+from ..hosting import hosting
 from .conftest import bg, make_host, poll_until
 
 TWO_SLEEPS = "sh -c 'sleep 300 & sleep 300'"
@@ -54,7 +55,7 @@ async def test_timeout_ends_every_process_of_the_group(host: ToolHost) -> None:
 
 
 async def test_closing_the_host_ends_every_session() -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         pgids = [await _group_started(host, await bg(host, TWO_SLEEPS), 3) for _ in range(2)]
         pty_sid = await bg(host, TWO_SLEEPS, pty=True)
         pgids.append(await _group_started(host, pty_sid, 3))

@@ -10,6 +10,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.host import SessionHost
 
+from ..hosting import hosting
 from .conftest import bg, make_host, poll_until, wait_for
 
 
@@ -370,7 +371,7 @@ async def test_screen_shows_what_a_full_screen_program_draws(host: ToolHost) -> 
 
 
 async def test_a_core_host_without_a_terminal_engine_refuses_screen_clearly() -> None:
-    async with SessionHost(env={}, config_path="/dev/null") as host:
+    async with hosting(SessionHost(env={}, config_path="/dev/null")) as host:
         sid = await bg(host, "sleep 60", pty=True)
         r = await host.call(P("screen", sid), agent="main")
         assert r["details"]["failureKind"] == "no-screen" and "log" in r["text"]

@@ -14,6 +14,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from openclaw_tui.core.config import ConfigWarning, default_secrets, load_settin
 from openclaw_tui.core.launch import child_env
 from openclaw_tui.core.lifecycle import members
 
+from ..hosting import hosting
 from .conftest import bg, poll_until
 
 FOUND = sandbox.availability()
@@ -45,7 +47,7 @@ def outside() -> Iterator[Path]:
 
 def make_host(tmp_path: Path, *, elevated: bool = False, network: bool = True, host: str = "auto",
               secrets: list[str] | None = None, path_prepend: list[str] | None = None,
-              env: dict[str, str] | None = None, tmp: str = "shared") -> ToolHost:
+              env: dict[str, str] | None = None, tmp: str = "shared") -> AbstractAsyncContextManager[ToolHost]:
     """A host configured through a real config file, as an operator would."""
     lines = ["[tools.exec]", f'host = "{host}"']
     if path_prepend is not None:
@@ -56,7 +58,7 @@ def make_host(tmp_path: Path, *, elevated: bool = False, network: bool = True, h
     lines += ["[tools.elevated]", f"enabled = {str(elevated).lower()}"]
     cfg = tmp_path / "config.toml"
     cfg.write_text("\n".join(lines) + "\n")
-    return ToolHost(settings=load_settings(cfg, env=env or {}))
+    return hosting(ToolHost(settings=load_settings(cfg, env=env or {})))
 
 
 async def run(host: ToolHost, command: str, **kw: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from openclaw_tui.core.config import ExecSettings, Settings
 from openclaw_tui.remote.client import HostClient
 
 from ..escapes import needs_cgroups
+from ..hosting import hosting
 from .conftest import serving
 
 PROBE = Path(__file__).with_name("peer_probe.py")
@@ -31,7 +32,7 @@ LIST = {"tool": "process", "action": "list"}
 async def gateway(request, sock):
     settings = Settings(exec=replace(ExecSettings(), placement="gateway", kill_grace_s=0.5),
                         containment="subreaper" if request.param == "subreaper" else "auto")
-    async with ToolHost(settings=settings) as host, serving(host, sock) as pair:
+    async with hosting(ToolHost(settings=settings)) as host, serving(host, sock) as pair:
         yield pair
 
 

@@ -20,6 +20,7 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
 from ..core.test_queries import ASKER
+from ..hosting import hosting
 
 
 async def test_socket_and_directory_are_private(served) -> None:
@@ -30,7 +31,7 @@ async def test_socket_and_directory_are_private(served) -> None:
 
 async def test_a_second_host_on_the_same_socket_is_refused(served) -> None:
     _, sock = served
-    async with ToolHost(env={}, config_path="/dev/null") as other:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as other:
         with pytest.raises(AlreadyServing, match="already serving"):
             await HostServer(other, sock).start()
 
@@ -40,7 +41,7 @@ async def test_a_stale_socket_is_detected_and_replaced(sock) -> None:
     dead = socket.socket(socket.AF_UNIX)
     dead.bind(str(sock))
     dead.close()  # the file stays, nobody listens: what a crashed host leaves
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         async with await HostClient.connect(sock) as client:

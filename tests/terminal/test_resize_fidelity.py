@@ -35,6 +35,7 @@ from tmuxreplay import Pane, TmuxReplay
 from openclaw_tui import ToolHost
 from openclaw_tui.core.session import Session
 from openclaw_tui.terminal import LiveView, TerminalScreen
+from tests.hosting import hosting
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
@@ -82,7 +83,7 @@ time.sleep(60)
 
 @pytest.fixture
 async def host() -> AsyncIterator[ToolHost]:
-    async with ToolHost(config_path="/dev/null") as h:
+    async with hosting(ToolHost(config_path="/dev/null")) as h:
         yield h
 
 
