@@ -1,4 +1,4 @@
-"""Reading the screen out: plain rows for tests and tools, styled runs for painters.
+"""Reading the screen out: plain rows for tools, styled runs for painters.
 
 A painter draws a row as a few ``(text, Style)`` runs rather than one object per cell, which PERF.md
 measured at 14x cheaper per frame. Runs cover the full width (trailing blanks included), wide
@@ -47,9 +47,6 @@ class RunsMixin:
         """One string per row, padded to the width; a wide character appears once."""
         return ["".join(map(_data_of, self.row_cells(y))) for y in range(self.lines)]
 
-    def row_text(self, y: int) -> str:
-        return "".join(map(_data_of, self.row_cells(y)))
-
     def row_runs(self, y: int, show_cursor: bool = True) -> list[Run]:
         """Row ``y`` as runs of equal style; with ``show_cursor`` the visible cursor cell is its own run."""
         cells = self.row_cells(y)
@@ -67,23 +64,6 @@ class RunsMixin:
             cell.style.but(reverse=not cell.style.reverse),
         )
         return _group(cells[:cursor_x]) + [cursor_run] + _group(cells[end:])
-
-    def rows_as_runs(self, show_cursor: bool = True) -> list[list[Run]]:
-        """Every row as runs (see :meth:`row_runs`)."""
-        return [self.row_runs(y, show_cursor) for y in range(self.lines)]
-
-    @property
-    def cursor_cell(self) -> tuple[int, int, str, Style] | None:
-        """Where the visible cursor is and what it covers: ``(x, y, text, style)``; None when hidden."""
-        if not self.cursor_visible:
-            return None
-        x, y = self.cursor_xy
-        line = self.buffer[y]
-        cell = line.get(x, DEFAULT_CELL)
-        if cell.data == "" and x > 0:
-            x -= 1
-            cell = line.get(x, DEFAULT_CELL)
-        return x, y, cell.data, cell.style
 
 
 def _group(cells: list[Any]) -> list[Run]:

@@ -8,8 +8,7 @@ that): zero-width characters, wide characters, the alternate screen, background 
 ``CSI S/T/b/Z/s/u``, DEC line drawing, and resizes as tmux does them (:mod:`.reflow`). Given
 ``on_reply``, it answers the queries programs send (cursor position, device status and attributes); the
 host uses that through :mod:`.replies`, views never do. Painters read it through ``display()``,
-``row_runs()``/``rows_as_runs()``, ``cursor_xy``, ``cursor_visible``, ``cursor_cell``, ``modes`` and
-``take_dirty()``.
+``row_runs()``, ``cursor_xy``, ``cursor_visible``, ``modes`` and ``take_dirty()``.
 """
 
 from __future__ import annotations
@@ -99,9 +98,6 @@ class TerminalScreen(RunsMixin, ModeSwitching, GridOps, ScrollOps, RowOps, pyte.
         dirty = {y for y in self.dirty if 0 <= y < self.lines}
         self.dirty.clear()
         return dirty
-
-    def clear_dirty(self) -> None:
-        self.dirty.clear()
 
     # -- dispatch from the parser ----------------------------------------------------------------
 

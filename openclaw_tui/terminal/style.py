@@ -73,10 +73,6 @@ class Style:
         """A shared copy with some attributes changed."""
         return replace(self, **changes).interned()  # type: ignore[arg-type]
 
-    @property
-    def is_default(self) -> bool:
-        return self is DEFAULT_STYLE
-
 
 DEFAULT_STYLE = Style.of()
 
