@@ -123,12 +123,12 @@ class LiveView:
         start, data = ring.read(self._offset)
         ahead = ring.marks_from(ring.first_mark_after(start))
         begin = skip_ahead(self.screen, data, cap, gap=start > self._offset,
-                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.lines, ahead))
+                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.rows, ahead))
         if begin or start > self._offset:  # restarted at the size in force there: only later resizes apply
             self._mark = ring.first_mark_after(start + begin)
         began = time.perf_counter()
         feed_sized(self.screen, start + begin, data[begin:], ring.marks_from(self._mark))
         self._measure(len(data) - begin, time.perf_counter() - began)
         self._mark = ring.marks_end
-        self.screen.dirty.update(range(self.screen.lines))
+        self.screen.touch_all()
         self._offset = start + len(data)
