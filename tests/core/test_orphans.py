@@ -4,7 +4,7 @@ Containments: ``cgroup`` (the default on this machine, as root), ``subreaper`` (
 ``sandbox``. Endings: kill, remove, timeout, the command's normal exit, and closing the host. After each,
 not one process carrying the run's marker may be alive, and the session's ``cleanup`` must say
 ``confirmed`` (with nothing in ``leftoverPids``) only because that is true. ``serve`` SIGTERM and SIGKILL
-are in ``tests/remote/test_torture_serve.py``.
+are in ``tests/remote/test_serve_orphans.py``.
 """
 
 from __future__ import annotations
