@@ -36,6 +36,7 @@ RAW_RING_BYTES = 1 << 20
 MAX_FINISHED = 50
 MAX_RETAINED_TOTAL = 2_000_000
 POLL_WAIT_MAX_MS = 30_000
+PTY_SIZE = (120, 30)  # (cols, rows) a PTY session's terminal opens with
 
 YIELD_RANGE = (10, 120_000)
 TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)

@@ -18,6 +18,7 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
+from .config import PTY_SIZE
 from .containment import Containment
 from .envpolicy import STRIPPED_FROM_HOST, refusal_text
 from .launched import Launched
@@ -28,7 +29,6 @@ from .sandbox import GATEWAY, SANDBOX
 from .session import Session
 from .shell import merged_path, shell_argv
 
-PTY_COLS, PTY_ROWS = 120, 30
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
 SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
@@ -179,14 +179,14 @@ def start(
     env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
     try:
         if session.pty:
-            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS, enclosure.entry)
+            child = spawn_pty(argv, session.cwd, env, session.on_data, *PTY_SIZE, enclosure.entry)
         else:
             child = spawn_pipe(argv, session.cwd, env, session.on_data, enclosure.entry)
     except OSError as exc:
         containment.ended(session.id)
         raise LaunchError("spawn-error", f"could not start {argv[0]}: {exc}") from exc
     containment.started(session.id, child.pid)
-    return Launched(child, placement, enclosure, (PTY_COLS, PTY_ROWS) if session.pty else None)
+    return Launched(child, placement, enclosure, PTY_SIZE if session.pty else None)
 
 
 async def end_session(session: Session, reason: str | None) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .buffers import Output
 from .capture import OutputCapture, now_ms
-from .config import ExecSettings
+from .config import PTY_SIZE, ExecSettings
 from .exitrecord import COMPLETED, FAILED, RUNNING, ExitRecord
 from .inputlog import InputLog
 from .inputwait import echo_hidden
@@ -31,9 +31,8 @@ from .rawring import RawRing
 from .runner import Child
 from .sandbox import GATEWAY
 
-__all__ = ["COMPLETED", "DEFAULT_PTY_SIZE", "FAILED", "RUNNING", "Replier", "Session"]
+__all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 
-DEFAULT_PTY_SIZE = (120, 30)  # until the launcher records the size it opened the PTY with
 FORMAT = 1  # of Session.to_json
 
 Replier = Callable[[int, bytes], bytes]
@@ -146,7 +145,7 @@ class Session:
     @property
     def pty_size(self) -> tuple[int, int]:
         """(cols, rows) of the PTY now: the newest size recorded in the raw ring."""
-        return self.raw.size or DEFAULT_PTY_SIZE
+        return self.raw.size or PTY_SIZE  # (before the launcher records the size it opened the PTY with)
 
     def resize(self, cols: int, rows: int) -> None:
         """Set the PTY's window size (the program gets SIGWINCH), recorded in the raw ring where it happened.

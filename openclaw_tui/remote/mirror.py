@@ -18,14 +18,13 @@ from typing import Any
 
 from ..core import events as ev
 from ..core.buffers import Output
-from ..core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX
+from ..core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
 from ..core.events import Event, Listener
 from ..core.exitrecord import RUNNING, ExitRecord
 from ..core.inputlog import InputLog
 from ..core.modes import ModeTracker
 from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
-from ..core.session import DEFAULT_PTY_SIZE
 from .client import HostClient
 
 
@@ -143,7 +142,7 @@ class RemoteSession:
         if self.raw.size is not None:
             return self.raw.size
         size = self._details.get("ptySize") or {}
-        return int(size.get("cols", DEFAULT_PTY_SIZE[0])), int(size.get("rows", DEFAULT_PTY_SIZE[1]))
+        return int(size.get("cols", PTY_SIZE[0])), int(size.get("rows", PTY_SIZE[1]))
 
     def resize(self, cols: int, rows: int) -> None:
         """Ask the host to resize the PTY; the size comes back in the raw stream, where it happened."""
