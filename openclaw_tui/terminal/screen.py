@@ -31,7 +31,7 @@ from .style import DEFAULT_STYLE, Style, apply_sgr
 
 _SGR_CELLS: dict[tuple[int, str], tuple[Style, CellCache]] = {}
 _PRIVATE_ERASES = (vt.ED, vt.EL)  # DECSED and DECSEL: erased as ED and EL (no protected cells here)
-_OSC_TITLE, _OSC_ICON, _OSC_BOTH = "2", "1", "0"
+_OSC_TITLES = ("0", "2")  # OSC 0 sets the icon name and the window title, OSC 2 the title alone
 
 
 class TerminalScreen(ScreenState):
@@ -122,10 +122,8 @@ class TerminalScreen(ScreenState):
 
     def osc(self, payload: str) -> None:
         code, _, text = payload.partition(";")
-        if code in (_OSC_BOTH, _OSC_TITLE):
+        if code in _OSC_TITLES:
             self.title = text
-        if code in (_OSC_BOTH, _OSC_ICON):
-            self.icon_name = text
 
     # -- resets and size -------------------------------------------------------------------------
 

@@ -87,8 +87,7 @@ class ScreenState:
         self.saved: SavedCursor | None = None
         self.saved_for_alt: SavedCursor | None = None  # ?1049's own save
         self.tabstops = set(range(TAB_WIDTH, self.grid.width, TAB_WIDTH))
-        self.title = ""
-        self.icon_name = ""
+        self.title = ""  # the window title a program set (OSC 0 or 2)
 
     def reply(self, data: bytes) -> None:
         if self.on_reply is not None:
