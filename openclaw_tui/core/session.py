@@ -272,7 +272,8 @@ class Session:
         as it stood (until a launcher hands it a child again, it has no writable stdin)."""
         if d.get("format") != FORMAT:
             raise ValueError(f"not a session record of format {FORMAT}: {d.get('format')!r}")
-        settings = ExecSettings(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["settings"].items()})
+        fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d["settings"].items()}
+        settings = ExecSettings(**fields)  # JSON turned its tuples (secrets, PATH entries) into lists
         session = cls(d["sessionId"], d["command"], d["name"], d["agent"], d["cwd"], d["pty"], settings, on_change)
         _next_order(d["order"])  # sessions started later come after it
         session.order = d["order"]
