@@ -10,7 +10,7 @@ alternate screen is not rewrapped (the program redraws it), and the main screen 
 alone until the program leaves it, when it is brought to the new size. A row's width in use is up to the
 last cell a program wrote there (erasing does not lower it), as tmux counts it.
 
-:class:`Lines` runs these steps on history + visible rows; :class:`~.screen.TerminalScreen` builds one for
+:class:`Lines` runs these steps on history + visible rows; :class:`~.grid.Grid` builds one for
 each resize. It is only used on a resize, so it favours being plainly the same algorithm over speed.
 """
 
