@@ -26,10 +26,10 @@ from .results import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, 
 from .sandbox import GATEWAY, SANDBOX
 from .session import Session
 from .shell import login_path_async
-from .supervisor import Supervisor
+from .toolcore import ToolCore
 
 
-async def run_exec(core: Supervisor, params: ExecParams, agent: str | None) -> ToolResult:
+async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> ToolResult:
     if runs_on_node(params):
         return await exec_on_node(core.nodes, params, agent)
     over = too_long(params.command, params.env, os.environ)
@@ -70,7 +70,7 @@ async def run_exec(core: Supervisor, params: ExecParams, agent: str | None) -> T
     return res
 
 
-async def _placement_problem(core: Supervisor, params: ExecParams, configured: str) -> ToolResult | None:
+async def _placement_problem(core: ToolCore, params: ExecParams, configured: str) -> ToolResult | None:
     """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
     always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
     unless the configuration already runs everything on the host."""
@@ -138,7 +138,7 @@ def session_fields(session: Session) -> dict[str, Any]:
     return {k: d[k] for k in EXEC_FIELDS}
 
 
-def background_result(core: Supervisor, session: Session) -> ToolResult:
+def background_result(core: ToolCore, session: Session) -> ToolResult:
     """Hand the run to the background and tell the agent how to follow it, with the output's tail."""
     core.background(session)
     tail = session.output.tail_text(TAIL_CHARS)

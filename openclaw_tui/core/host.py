@@ -24,7 +24,8 @@ from .liverecord import Swept
 from .results import ToolResult, failure
 from .session import Session
 from .shell import start_probe
-from .supervisor import Supervisor, TerminalEngine
+from .supervisor import Supervisor
+from .toolcore import TerminalEngine
 from .tools import run_tool
 
 TICK_S = 0.5

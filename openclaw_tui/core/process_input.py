@@ -18,7 +18,7 @@ from .launch import until_program_started
 from .models import ProcessParams
 from .results import ToolResult, failure, result
 from .session import Session
-from .supervisor import Supervisor
+from .toolcore import ToolCore
 
 
 def _not_writable(s: Session) -> ToolResult:
@@ -55,7 +55,7 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
     return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
 
 
-async def write(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def write(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not p.data and not p.eof:
         return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
     data = (p.data or "").encode("utf-8")
@@ -73,7 +73,7 @@ def _end_of_input(s: Session, data: bytes) -> bytes:
     return b"\x04"
 
 
-async def send_keys(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def send_keys(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.stdin_writable:
         return _not_writable(s)
     try:
@@ -84,11 +84,11 @@ async def send_keys(core: Supervisor, p: ProcessParams, s: Session, agent: str |
     return await _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
 
 
-async def submit(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def submit(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     return await _send(s, b"\r", agent, "submit")
 
 
-async def paste(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def paste(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
     unless ``bracketed`` forces it either way."""
     if not p.text:

@@ -23,15 +23,15 @@ from .placement import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from .session import Session
-from .supervisor import Supervisor
+from .toolcore import ToolCore
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
 LOG_DEFAULT_LINES = 200
 
-Handler = Callable[[Supervisor, ProcessParams, Session, str | None], Awaitable[ToolResult]]
+Handler = Callable[[ToolCore, ProcessParams, Session, str | None], Awaitable[ToolResult]]
 
 
-async def run_process(core: Supervisor, params: ProcessParams, agent: str | None) -> ToolResult:
+async def run_process(core: ToolCore, params: ProcessParams, agent: str | None) -> ToolResult:
     node, _ = split_id(params.sessionId)
     if node is not None and params.action != "list":  # a node's session: the node words every problem
         return await process_on_node(core.nodes, node, params, agent)
@@ -67,7 +67,7 @@ def list_line(d: dict[str, Any]) -> str:
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
-async def list_sessions(core: Supervisor, agent: str | None) -> ToolResult:
+async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
     """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer."""
     sessions = [s.details() for s in core.registry.listed(agent)]
     if core.nodes is None:
@@ -104,7 +104,7 @@ class Backoff:
 BACKOFF = Backoff()
 
 
-async def poll(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
         s.capture.arrived.clear()
@@ -146,7 +146,7 @@ def _without_status(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
 
 
-async def log(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     lines = s.output.full_text().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -181,7 +181,7 @@ async def log(core: Supervisor, p: ProcessParams, s: Session, agent: str | None)
     return result("\n".join(parts), s.status, **_without_status(details))
 
 
-async def screen(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def screen(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """What a PTY session's terminal shows now: a full-screen program (an editor, a pager, a menu) read as
     the operator sees it, where its output as text would be a jumble of redraws."""
     if not s.pty:
@@ -211,7 +211,7 @@ async def _end(s: Session, agent: str | None) -> None:
     await s.done.wait()
 
 
-async def kill(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
         return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
@@ -223,14 +223,14 @@ async def kill(core: Supervisor, p: ProcessParams, s: Session, agent: str | None
     return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
 
 
-async def clear(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
     core.registry.drop(s.id)
     return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
 
 
-async def remove(core: Supervisor, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         await _end(s, agent)
     core.registry.drop(s.id)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .config import ExecSettings, Settings
@@ -23,27 +23,15 @@ from .launch import end_session, start, supervise
 from .names import derive_name
 from .notify import Notices
 from .registry import Registry
-from .session import Replier, Session
+from .session import Session
+from .toolcore import TerminalEngine
 
 if TYPE_CHECKING:
     from .placement import Nodes
 
 
-class TerminalEngine(Protocol):
-    """What a terminal engine does for the host. The core knows no terminal: without an engine, PTY
-    programs' queries go unanswered and the ``screen`` action is refused."""
-
-    def replier(self, session: Session) -> Replier:
-        """The function that answers ``session``'s terminal queries."""
-        ...
-
-    def screen(self, session: Session) -> str:
-        """``session``'s screen now, as text."""
-        ...
-
-
 class Supervisor:
-    """Spawns, supervises and keeps the sessions of one host.
+    """Spawns, supervises and keeps the sessions of one host (what the tools see of it: :class:`~.toolcore.ToolCore`).
 
     Args:
         settings: the host's settings (each run captures its agent's exec settings when admitted).

@@ -4,7 +4,7 @@ A call is checked here once, in one order, whatever surface it came from: the to
 policy for it, the shape of its arguments (:func:`.calltext.shape_problem`: text that is not text,
 nesting, sizes), then its parameters (the pydantic models of :mod:`.models`); a problem becomes a
 ``failed`` result that names it, never an exception. The run functions are the tools themselves
-(:mod:`.exec_tool`, :mod:`.process_tool`), each a function over the :class:`~.supervisor.Supervisor`
+(:mod:`.exec_tool`, :mod:`.process_tool`), each a function over the :class:`~.toolcore.ToolCore`
 and the validated parameters; where a call belongs to a node they send it there (:mod:`.placement`). The
 MCP server lists its tools from this table too, with input schemas made from the same models.
 """
@@ -23,8 +23,8 @@ from .exec_tool import run_exec
 from .models import ExecParams, ProcessParams, describe_error
 from .process_tool import run_process
 from .results import ToolResult, failure
-from .supervisor import Supervisor
 from .toolcall import TOOL_NAMES, unknown_tool
+from .toolcore import ToolCore
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Tool:
     """One tool: its parameters, whether this host's configuration allows it, and what runs it."""
 
     params: type[BaseModel]
-    run: Callable[[Supervisor, Any, str | None], Awaitable[ToolResult]]
+    run: Callable[[ToolCore, Any, str | None], Awaitable[ToolResult]]
     allowed: Callable[[Settings], bool] = lambda settings: True
     refusal: str = ""
 
@@ -62,7 +62,7 @@ def validated(name: Any, args: dict[str, Any], settings: Settings) -> tuple[Tool
         return failure(f"invalid {name} call: {describe_error(exc, tool.params)}", "invalid-params")
 
 
-async def run_tool(core: Supervisor, call: dict[str, Any], agent: str | None) -> ToolResult:
+async def run_tool(core: ToolCore, call: dict[str, Any], agent: str | None) -> ToolResult:
     """Run a call already read as an object (``{"tool": ..., **parameters}``) in ``agent``'s scope."""
     args = dict(call)
     found = validated(args.pop("tool", None), args, core.settings)
