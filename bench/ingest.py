@@ -58,7 +58,7 @@ async def host_drain(host: ToolHost, path: str) -> float:
     r = await host.call({**QUIET, "command": f"cat {path}", "pty": True, "workdir": os.path.dirname(path)})
     session = host.session(r["details"]["sessionId"])
     await session.done.wait()
-    assert session.exit_code == 0, session.output.full_text()[-500:]
+    assert session.exit.code == 0, session.output.full_text()[-500:]
     elapsed = time.perf_counter() - start
     await host.call({"tool": "process", "action": "clear", "sessionId": session.id})
     return elapsed

@@ -27,7 +27,7 @@ KINDS = {"cgroup": ("gateway", "auto"), "subreaper": ("gateway", "subreaper"), "
 
 async def measure(kind: str, n: int) -> str:
     where, mode = KINDS[kind]
-    host = ToolHost(settings=Settings(exec=replace(ExecSettings(), host=where), containment=mode))
+    host = ToolHost(settings=Settings(exec=replace(ExecSettings(), placement=where), containment=mode))
     async with host:
         await host.call({"tool": "exec", "command": "true"}, agent="a")  # warm-up: watchdog, cgroup, probe
         started = time.perf_counter()

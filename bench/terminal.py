@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pyte
 
+from openclaw_tui.core.config import PTY_SIZE
 from openclaw_tui.terminal import LiveView, TerminalScreen
 
 COLS, ROWS = 200, 50
@@ -75,7 +76,7 @@ def ours_feed():
 
 
 FRAME_S = 1 / 60  # the frame loop asks for 60 fps; what it achieves under load is the measurement
-P2_COLS, P2_ROWS = 120, 30  # the size sessions' PTYs start at
+P2_COLS, P2_ROWS = PTY_SIZE  # the size sessions' PTYs start at
 
 
 def write_flood_file(path: Path, megabytes: float) -> None:

@@ -21,7 +21,7 @@ import socket
 import sys
 from pathlib import Path
 
-from .core import calltext
+from .core import calltext, toolcall
 from .core.results import failure
 from .remote import protocol as p
 from .remote.paths import SocketPathError, check_length, find_host, socket_path
@@ -72,9 +72,10 @@ def read_call(source: str) -> dict[str, Any]:
         call = calltext.loads(text)
     except calltext.BadJSON as exc:
         raise BadInput(f"{where} is not valid JSON: {exc}") from None
-    if not isinstance(call, dict):
-        raise BadInput(p.not_a_call(call)["text"])
-    return call
+    try:
+        return toolcall.as_object(call)
+    except toolcall.BadCall as exc:
+        raise BadInput(str(exc)) from None
 
 
 def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:

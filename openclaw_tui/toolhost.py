@@ -1,4 +1,4 @@
-"""The product's host: the core's ``ToolHost`` with the terminal engine and the config's nodes
+"""The product's host: the core's ``SessionHost`` with the terminal engine and the config's nodes
 (``openclaw_tui.ToolHost``)."""
 
 from __future__ import annotations
@@ -7,26 +7,25 @@ import os
 from collections.abc import Mapping
 
 from .core.config import Settings
-from .core.host import ToolHost as CoreHost
+from .core.host import SessionHost
 from .core.placement import NoticeRelay
 from .terminal.engine import Engine
 
 
-class ToolHost(CoreHost):
-    """The product's host: the core's :class:`~openclaw_tui.core.host.ToolHost` with the terminal engine,
-    which answers PTY programs' terminal queries (cursor position, status, attributes) as a terminal would,
-    whether or not a dashboard is watching, and draws their screens for the ``screen`` action, and with
-    the nodes of the config (``[nodes.NAME]``), reached over ssh. Every frontend (dashboard, ``serve``)
-    runs this one."""
-
-    terminal = Engine()
+class ToolHost(SessionHost):
+    """The product's host: the core's :class:`~openclaw_tui.core.host.SessionHost` with the terminal
+    engine, which answers PTY programs' terminal queries (cursor position, status, attributes) as a
+    terminal would, whether or not a dashboard is watching, and draws their screens for the ``screen``
+    action, and with the nodes of the config (``[nodes.NAME]``), reached over ssh. Every frontend
+    (dashboard, ``serve``) runs this one."""
 
     def __init__(self, config_path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
                  settings: Settings | None = None) -> None:
-        super().__init__(config_path, env, settings)
-        if self.settings.nodes:
+        super().__init__(config_path, env, settings, terminal=Engine())
+        core = self.supervisor
+        if core.settings.nodes:
             # Imported here: remote/ imports this package (serve.py takes ToolHost from it), and a host
             # without nodes need not load ssh at all.
             from .remote.nodes import SshNodes
 
-            self.nodes = SshNodes(self.settings.nodes, NoticeRelay(self))
+            core.nodes = SshNodes(core.settings.nodes, NoticeRelay(core.notices, core.bus.publish))

@@ -261,7 +261,7 @@ class HostThread:
         self.thread = threading.Thread(target=self.loop.run_forever, name="host-loop", daemon=True)
         self.thread.start()
         # Gateway runs: these tests are about the calls, and a sandbox start per generated exec costs time.
-        settings = Settings(exec=replace(ExecSettings(), host="gateway"))
+        settings = Settings(exec=replace(ExecSettings(), placement="gateway"))
         self.host = ToolHost(settings=settings)
         self.server = HostServer(self.host, sock)
         self.sock = sock

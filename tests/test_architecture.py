@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import pkgutil
 import subprocess
 import sys
@@ -45,3 +46,67 @@ def test_import_contracts_in_pyproject_hold() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 kept, 0 broken" in proc.stdout
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (``TYPE_CHECKING`` imports and imports inside functions
+    included: a circle is a circle for a reader even where the interpreter is spared it). ``from P import
+    m`` where ``m`` is a module is an import of ``P.m``."""
+    package = ROOT / "openclaw_tui"
+    files = {".".join(("openclaw_tui", *p.relative_to(package).with_suffix("").parts)).removesuffix(".__init__"): p
+             for p in package.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    base = ".".join([*parts, *([node.module] if node.module else [])])
+                subs = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in files]
+                found.update(subs if len(subs) == len(node.names) else [base, *subs])
+        graph[name] = {m for m in found if m in files and m != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Groups of modules that import each other, directly or through others (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = stack[stack.index(v):]
+            del stack[stack.index(v):]
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return circles
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    # each layer reads one way: a tool never imports the host that runs it, a setting never its loader
+    assert _circles(_import_graph()) == []
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    graph = _import_graph()
+    graph["openclaw_tui.core.session"].add("openclaw_tui.core.host")  # the host imports the session
+    assert any("openclaw_tui.core.host" in c and "openclaw_tui.core.session" in c for c in _circles(graph))

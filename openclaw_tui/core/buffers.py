@@ -4,15 +4,19 @@ A child may print a gigabyte; the host must keep a bounded amount whatever happe
 the newest ``cap`` characters (the tail) and, separately, the first ``HEAD_CHARS`` (the head), because the
 start of a build log often says what went wrong and the end says how it ended. Pending output (not yet
 returned by a poll) is capped per stream, dropping the oldest. Chunks keep the stream they came from so
-a log view can tell stderr from stdout.
+a log view can tell stderr from stdout. A reader that remembers how many characters it has seen asks for
+what came after them with ``since``; ``to_json``/``from_json`` carry the whole state across a socket or a
+restart.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .config import HEAD_CHARS
+from .config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, HEAD_CHARS
 
 STDOUT = "stdout"
 STDERR = "stderr"
@@ -22,6 +26,13 @@ STDERR = "stderr"
 class Chunk:
     stream: str
     text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"stream": self.stream, "text": self.text}
+
+    @classmethod
+    def from_json(cls, d: dict[str, str]) -> Chunk:
+        return cls(d["stream"], d["text"])
 
 
 @dataclass
@@ -62,6 +73,12 @@ class TailBuffer:
     def text(self) -> str:
         return "".join(c.text for c in self.chunks)
 
+    def refill(self, chunks: Iterable[Chunk], dropped: int) -> None:
+        """Hold exactly ``chunks`` (a copy's, read back), having dropped ``dropped`` characters before them."""
+        self.chunks = deque(Chunk(c.stream, c.text) for c in chunks)
+        self.size = sum(len(c.text) for c in self.chunks)
+        self.dropped = dropped
+
 
 class PendingBuffer:
     """Output not yet returned by a poll, in arrival order, capped per stream (oldest dropped first)."""
@@ -101,6 +118,14 @@ class PendingBuffer:
 
     def __bool__(self) -> bool:
         return bool(self.chunks)
+
+    def refill(self, chunks: Iterable[Chunk], dropped: int) -> None:
+        """Hold exactly ``chunks`` (a copy's, read back), ``dropped`` characters lost since the last take."""
+        self.chunks = deque(Chunk(c.stream, c.text) for c in chunks)
+        self.sizes = {STDOUT: 0, STDERR: 0}
+        for c in self.chunks:
+            self.sizes[c.stream] = self.sizes.get(c.stream, 0) + len(c.text)
+        self.dropped = dropped
 
     def take(self) -> tuple[str, int]:
         """Everything pending, then empty; returns ``(text, chars_dropped_since_last_take)``."""
@@ -170,6 +195,40 @@ class Output:
             return self.head + tail[overlap:]
         head = self.head if self.head.endswith("\n") else self.head + "\n"
         return f"{head}[… {gap} chars dropped …]\n{tail}"
+
+    def since(self, seen: int) -> list[Chunk] | None:
+        """What came after the first ``seen`` characters, as stream-tagged chunks; None when part of it is no
+        longer retained (the reader then starts again from :meth:`to_json`)."""
+        if not self.total_chars - self.tail.size <= seen <= self.total_chars:
+            return None
+        need, pieces = self.total_chars - seen, []
+        for chunk in reversed(self.tail.chunks):
+            if need <= 0:
+                break
+            pieces.append(Chunk(chunk.stream, chunk.text[-need:]))
+            need -= len(chunk.text)
+        return pieces[::-1]
+
+    def to_json(self, pending: bool = True) -> dict[str, Any]:
+        """Everything retained: caps, head, tail (``chunks``) and counts, and the pending output unless
+        ``pending`` is false (a copy that never polls, such as a dashboard's, has no use for it)."""
+        d: dict[str, Any] = {
+            "maxChars": self.max_chars, "pendingMax": self.pending_max, "headMax": self.head_max, "head": self.head,
+            "totalChars": self.total_chars, "chunks": [c.to_json() for c in self.tail.chunks],
+            "tailDropped": self.tail.dropped,
+        }
+        if pending:
+            d.update(pending=[c.to_json() for c in self.pending.chunks], pendingDropped=self.pending.dropped)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Output:
+        """The output :meth:`to_json` described (missing caps and counts take their defaults)."""
+        out = cls(d.get("maxChars", DEFAULT_MAX_OUTPUT), d.get("pendingMax", DEFAULT_PENDING_MAX),
+                  d.get("headMax", HEAD_CHARS), d.get("head", ""), d["totalChars"])
+        out.tail.refill(map(Chunk.from_json, d["chunks"]), d.get("tailDropped", 0))
+        out.pending.refill(map(Chunk.from_json, d.get("pending", ())), d.get("pendingDropped", 0))
+        return out
 
     def tail_text(self, n: int) -> str:
         """The last ``n`` characters retained."""

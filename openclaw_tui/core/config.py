@@ -39,13 +39,14 @@ RAW_RING_BYTES = 1 << 20
 MAX_FINISHED = 50
 MAX_RETAINED_TOTAL = 2_000_000
 POLL_WAIT_MAX_MS = 30_000
+PTY_SIZE = (120, 30)  # (cols, rows) a PTY session's terminal opens with
 
 YIELD_RANGE = (10, 120_000)
 TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
 OUTPUT_RANGE = (1_000, 200_000)
 INPUT_WAIT_RANGE = (1_000, 600_000)
-HOST_MODES = ("auto", "sandbox", "gateway")
-HOST_ALIASES = {"host": "gateway"}
+PLACEMENTS = ("auto", "sandbox", "gateway")  # where runs go (tools.exec.host): the sandbox, or the host itself
+PLACEMENT_ALIASES = {"host": "gateway"}
 TMP_MODES = ("shared", "private")
 
 
@@ -67,7 +68,7 @@ class ExecSettings:
     notify_on_exit_empty_success: bool = False
     raw_ring_bytes: int = RAW_RING_BYTES
     kill_grace_s: float = KILL_GRACE_S
-    host: str = "auto"  # auto | sandbox | gateway; exec turns it into the run's actual host before spawning
+    placement: str = "auto"  # tools.exec.host: auto | sandbox | gateway; exec resolves it before spawning
     sandbox_network: bool = True
     sandbox_tmp: str = "shared"  # shared: the host's /tmp, writable; private: an empty one per run
     secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
@@ -202,7 +203,7 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes")))
+                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
 
 
 CONTAINMENTS = ("auto", "subreaper")
@@ -283,11 +284,11 @@ _PLACEMENT_KEYS = ("host", "pathPrepend", "sandbox")
 def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
     """``host``, ``pathPrepend`` and the ``sandbox`` table: where and with what a run executes."""
     if key == "host":
-        mode = HOST_ALIASES.get(str(value).lower(), str(value).lower()) if isinstance(value, str) else None
-        if mode not in HOST_MODES:
-            _warn(f"tools.exec.host must be one of {', '.join(HOST_MODES)}, got {value!r}: ignored")
+        mode = PLACEMENT_ALIASES.get(str(value).lower(), str(value).lower()) if isinstance(value, str) else None
+        if mode not in PLACEMENTS:
+            _warn(f"tools.exec.host must be one of {', '.join(PLACEMENTS)}, got {value!r}: ignored")
             return {}
-        return {"host": mode}
+        return {"placement": mode}
     if key == "pathPrepend":
         dirs = _paths("tools.exec.pathPrepend", value)
         return {} if dirs is None else {"path_prepend": dirs}
@@ -331,6 +332,11 @@ def _paths(name: str, value: Any) -> tuple[str, ...] | None:
 
 def _warn(message: str, stacklevel: int = 5) -> None:
     warnings.warn(message, ConfigWarning, stacklevel=stacklevel)
+
+
+def _warn_loading(message: str) -> None:
+    """A warning of a table ``load_settings`` reads itself (``[nodes.NAME]``), pointing at its caller."""
+    warnings.warn(message, ConfigWarning, stacklevel=4)
 
 
 _ENV_KEYS = (

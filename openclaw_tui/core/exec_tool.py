@@ -3,71 +3,78 @@
 The agent's turn should not block on a long build, and should not lose a quick command's output either,
 so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
 output or a session id with a short tail. A cancelled call takes its foreground run with it; a
-backgrounded run lives on under the registry. Where the run executes (sandbox or host: the config's
-``tools.exec.host``, or the call's own ``host``) is decided here, before the environment check that
-depends on it, and travels to the launcher in the run's settings.
+backgrounded run lives on under the registry. Where the run executes (its placement: the sandbox, the
+host itself, or a node; the config's ``tools.exec.host``, or the call's own ``host``) is decided here,
+before the environment check that depends on it, and travels to the launcher in the run's settings.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import sandbox
+from .arglimits import too_long
 from .config import TAIL_CHARS, YIELD_RANGE, clamp
-from .launch import LaunchError, check_env, choose_host, end_session, resolve_workdir
+from .exitrecord import FAILED
+from .launch import LaunchError, check_env, choose_placement, end_session, resolve_workdir
 from .models import ExecParams
-from .notify import describe_end
-from .results import MORE_TIME, ToolResult, dropped_note, failure, result
+from .placement import exec_on_node, runs_on_node
+from .results import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, result
 from .sandbox import GATEWAY, SANDBOX
-from .session import FAILED, Session
+from .session import Session
 from .shell import login_path_async
-
-if TYPE_CHECKING:
-    from .host import ToolHost
+from .toolcore import ToolCore
 
 
-async def run_exec(host: ToolHost, params: ExecParams, agent: str | None) -> ToolResult:
-    settings = host.settings.for_agent(agent)
-    if params.elevated and not host.settings.elevated_allowed:
+async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> ToolResult:
+    if runs_on_node(params):
+        return await exec_on_node(core.nodes, params, agent)
+    over = too_long(params.command, params.env, os.environ)
+    if over is not None:
+        return refused(over[1], over[0])
+    settings = core.settings.for_agent(agent)
+    if params.elevated and not core.settings.elevated_allowed:
         return refused(
             "elevated runs (outside the sandbox) are not enabled on this host (set tools.elevated.enabled = "
             "true in the config); nothing was run",
             "elevated-refused",
         )
-    problem = await _placement_problem(host, params, settings.host)
+    problem = await _placement_problem(core, params, settings.placement)
     if problem is not None:
         return problem
-    mode = settings.host if params.host in (None, "auto") else params.host
+    mode = settings.placement if params.host in (None, "auto") else params.host
     try:
         cwd = resolve_workdir(params.workdir)
-        where = await choose_host(mode, params.elevated)
+        where = await choose_placement(mode, params.elevated)
         env = check_env(params.env, sandboxed=where == SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         login = await login_path_async() if settings.login_path else ()
-        run = replace(settings, host=where, elevated=params.elevated, path_login=login)
-        session = host.start_session(params.command, agent, cwd, params.pty, env, timeout_s, run)
+        run = replace(settings, placement=where, elevated=params.elevated, path_login=login)
+        session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
 
-    if not host.settings.process_allowed:
+    if not core.settings.process_allowed:
         await _wait_foreground(session, None)
         note = "Note: the process tool is not allowed here, so this ran synchronously (yieldMs/background ignored).\n"
         return foreground_result(session, note)
     if params.background:
-        return host.background(session)
+        return background_result(core, session)
     yield_ms = settings.yield_ms if params.yieldMs is None else clamp(params.yieldMs, YIELD_RANGE)
-    res = foreground_result(session) if await _wait_foreground(session, yield_ms / 1000) else host.background(session)
+    ended = await _wait_foreground(session, yield_ms / 1000)
+    res = foreground_result(session) if ended else background_result(core, session)
     res["details"]["yieldMs"] = yield_ms
     return res
 
 
-async def _placement_problem(host: ToolHost, params: ExecParams, configured: str) -> ToolResult | None:
+async def _placement_problem(core: ToolCore, params: ExecParams, configured: str) -> ToolResult | None:
     """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
     always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
     unless the configuration already runs everything on the host."""
-    if params.host == "gateway" and configured != GATEWAY and not host.settings.elevated_allowed:
+    if params.host == "gateway" and configured != GATEWAY and not core.settings.elevated_allowed:
         return refused(
             "host: \"gateway\" runs outside the sandbox, which this host allows only with elevated mode (set "
             "tools.elevated.enabled = true in the config); leave host out to run where the config says; "
@@ -84,13 +91,6 @@ async def _placement_problem(host: ToolHost, params: ExecParams, configured: str
         return refused(f"host: \"sandbox\" was asked for, but the sandbox cannot run here: {found.reason}; "
                        "nothing was run", "sandbox-unavailable")
     return None
-
-
-def refused(message: str, kind: str) -> ToolResult:
-    """A run that never started: the same detail fields as any exec result, empty."""
-    empty: dict[str, Any] = {k: None for k in _EXEC_FIELDS}
-    empty.update(tail="", timedOut=False, truncated=False)
-    return failure(message, kind, **empty)
 
 
 async def _wait_foreground(session: Session, seconds: float | None) -> bool:
@@ -112,18 +112,19 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
     header = note + dropped_note(out)
     footer = ""
     kind = None
-    if session.timed_out:
+    end = session.exit
+    if end.timed_out:
         kind = "timeout"
         footer = (
             f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
             f"side effects may already have happened. {MORE_TIME}]"
         )
-    elif session.exit_code == 127:
+    elif end.code == 127:
         kind, footer = "not-found", "\n[exit 127: command not found]"
-    elif session.exit_code == 126:
+    elif end.code == 126:
         kind, footer = "not-executable", "\n[exit 126: command found but not executable]"
-    elif session.exit_signal or session.exit_code:
-        footer = f"\n[{describe_end(session)}]"
+    elif end.signal or end.code:
+        footer = f"\n[{end.words()}]"
     if not text and not footer:
         text = "(no output)"
     details: dict[str, Any] = session_fields(session)
@@ -134,16 +135,12 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
 
 def session_fields(session: Session) -> dict[str, Any]:
     d = session.details()
-    return {k: d[k] for k in _EXEC_FIELDS}
+    return {k: d[k] for k in EXEC_FIELDS}
 
 
-_EXEC_FIELDS = (
-    "sessionId", "name", "pid", "pty", "cwd", "host", "elevated", "startedAt", "durationMs", "exitCode",
-    "exitSignal", "truncated", "timedOut", "cleanup", "leftoverPids", "containment",
-)
-
-
-def background_result(session: Session) -> ToolResult:
+def background_result(core: ToolCore, session: Session) -> ToolResult:
+    """Hand the run to the background and tell the agent how to follow it, with the output's tail."""
+    core.background(session)
     tail = session.output.tail_text(TAIL_CHARS)
     session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
     details = session_fields(session)

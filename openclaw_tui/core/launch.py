@@ -1,4 +1,4 @@
-"""From an exec request to a supervised child: shell, environment, workdir, host, and the watch until it ends.
+"""From an exec request to a supervised child: shell, environment, workdir, placement, and the watch until it ends.
 
 Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
 override :mod:`.envpolicy` refuses, a sandbox that is required but unusable, a workdir the sandbox would
@@ -18,8 +18,10 @@ import os
 from collections.abc import Mapping
 
 from . import sandbox
+from .config import PTY_SIZE
 from .containment import Containment
 from .envpolicy import STRIPPED_FROM_HOST, refusal_text
+from .launched import Launched
 from .lifecycle import POLL_S, fresh_table, holders, members, terminate_pids
 from .proctable import MARKER
 from .runner import Child, spawn_pipe, spawn_pty
@@ -27,7 +29,6 @@ from .sandbox import GATEWAY, SANDBOX
 from .session import Session
 from .shell import merged_path, shell_argv
 
-PTY_COLS, PTY_ROWS = 120, 30
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
 SANDBOX_START_S = 2.0  # how long a kill waits for a sandboxed program to be able to hear SIGTERM
 ABANDON_S = 1.0  # after ending leftovers, how long to wait for their output before closing our end
@@ -120,7 +121,7 @@ def child_env(
     return env
 
 
-async def choose_host(mode: str, elevated: bool) -> str:
+async def choose_placement(mode: str, elevated: bool) -> str:
     """Where a run executes: ``gateway`` (the host) or ``sandbox``; probes bubblewrap once, off the loop.
 
     ``elevated`` (already checked against ``tools.elevated.enabled``) always means the host; ``auto``
@@ -140,18 +141,17 @@ async def choose_host(mode: str, elevated: bool) -> str:
     return GATEWAY
 
 
-def _placed_argv(session: Session, argv: list[str]) -> list[str]:
-    """Wrap ``argv`` in the sandbox when :func:`choose_host` sent this run there, and record where it runs.
+def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], str]:
+    """``argv`` wrapped in the sandbox when :func:`choose_placement` sent this run there, and the placement.
 
-    ``settings.host`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed, so
-    nothing is decided twice and nothing blocks the loop here.
+    ``settings.placement`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed,
+    so nothing is decided twice and nothing blocks the loop here.
     """
     settings = session.settings
     found = sandbox.cached()
-    if settings.host != SANDBOX:
-        session.host_kind = GATEWAY
-        return argv
-    assert found is not None and found.usable, "choose_host places a run in the sandbox only once it is probed"
+    if settings.placement != SANDBOX:
+        return argv, GATEWAY
+    assert found is not None and found.usable, "choose_placement places a run in the sandbox only once it is probed"
     try:
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
@@ -159,39 +159,34 @@ def _placed_argv(session: Session, argv: list[str]) -> list[str]:
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc
-    session.host_kind = SANDBOX
-    return wrapped
+    return wrapped, SANDBOX
 
 
 def start(
     session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str], containment: Containment
-) -> Child:
-    """Spawn the session's command (sandboxed or not) in its container; raises LaunchError when refused or
-    the OS refuses."""
+) -> Launched:
+    """Spawn the session's command (sandboxed or not) in its container and say what was launched; raises
+    LaunchError when refused or the OS refuses."""
     env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
-    argv = _placed_argv(session, shell_argv(session.command, base_env))
+    argv, placement = _placed_argv(session, shell_argv(session.command, base_env))
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")
     try:
-        enclosure = containment.enclose(session.id, sandboxed=session.host_kind == SANDBOX)
+        enclosure = containment.enclose(session.id, sandboxed=placement == SANDBOX)
     except OSError as exc:
         raise LaunchError("spawn-error", f"could not contain the run: {exc}; nothing was started") from exc
     env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
     try:
         if session.pty:
-            child = spawn_pty(argv, session.cwd, env, session.on_data, PTY_COLS, PTY_ROWS, enclosure.entry)
-            session.pty_size = (PTY_COLS, PTY_ROWS)
+            child = spawn_pty(argv, session.cwd, env, session.on_data, *PTY_SIZE, enclosure.entry)
         else:
             child = spawn_pipe(argv, session.cwd, env, session.on_data, enclosure.entry)
     except OSError as exc:
         containment.ended(session.id)
         raise LaunchError("spawn-error", f"could not start {argv[0]}: {exc}") from exc
     containment.started(session.id, child.pid)
-    session.child = child
-    session.pid = child.pid
-    session.enclosure = enclosure
-    return child
+    return Launched(child, placement, enclosure, PTY_SIZE if session.pty else None)
 
 
 async def end_session(session: Session, reason: str | None) -> None:
@@ -201,18 +196,17 @@ async def end_session(session: Session, reason: str | None) -> None:
     ``reason`` (who asked: an agent, ``operator``, ``timeout``, ``shutdown``) is recorded as ``killedBy``;
     None ends leftovers of a session that exited on its own. Concurrent callers share one termination.
     """
-    if reason is not None and session.killed_by is None:
-        session.killed_by = reason
-    if session.ending is None:
-        session.ending = asyncio.ensure_future(_terminate(session))
-    await asyncio.shield(session.ending)
+    run = session.run
+    assert run is not None, "only a launched session has processes to end"
+    session.exit.asked(reason)
+    if run.ending is None:
+        run.ending = asyncio.ensure_future(_terminate(session, run))
+    await asyncio.shield(run.ending)
 
 
-async def _terminate(session: Session) -> None:
-    assert session.enclosure is not None
+async def _terminate(session: Session, run: Launched) -> None:
     await until_program_started(session)
-    session.leftover = await session.enclosure.end(session.settings.kill_grace_s)
-    session.cleanup = "uncertain" if session.leftover else "confirmed"
+    session.exit.cleaned(await run.enclosure.end(session.settings.kill_grace_s))
 
 
 async def until_program_started(session: Session) -> None:
@@ -223,68 +217,67 @@ async def until_program_started(session: Session) -> None:
     waiting gives the program what a host run gets. Known once, remembered.
     """
     tools = sandbox.cached()
-    if session.host_kind != SANDBOX or session.program_started or tools is None or session.child is None:
+    run = session.run
+    if run is None or run.placement != SANDBOX or run.program_started or tools is None:
         return
     deadline = asyncio.get_running_loop().time() + SANDBOX_START_S
     while asyncio.get_running_loop().time() < deadline:
-        pids = members(session.child.pgid, await fresh_table())
+        pids = members(run.child.pgid, await fresh_table())
         if not pids or sandbox.program_started(pids, tools):
             break
         await asyncio.sleep(POLL_S / 4)
-    session.program_started = True
+    run.program_started = True
 
 
 async def supervise(session: Session, timeout_s: float) -> int:
     """Wait for the session to end (or time out), make sure nothing of it survives, then mark it ended."""
-    child = session.child
-    assert child is not None
+    run = session.run
+    assert run is not None
+    child = run.child
     try:
         if timeout_s > 0:
             status = await asyncio.wait_for(asyncio.shield(child.exited), timeout_s)
         else:
             status = await child.exited
     except TimeoutError:
-        session.timed_out = True
+        session.exit.time_out()
         await end_session(session, "timeout")
         status = await child.exited
-    await _settle(session, child)
+    await _settle(session, run)
     child.release()
-    session.flush_text()
-    session.mark_exited(sandbox.wait_status(status) if session.host_kind == SANDBOX else status)
+    session.capture.flush()
+    session.mark_exited(sandbox.wait_status(status) if run.placement == SANDBOX else status)
     return status
 
 
-async def _settle(session: Session, child: Child) -> None:
+async def _settle(session: Session, run: Launched) -> None:
     """After the leader exits: drain its output and end any descendant it left behind."""
-    assert session.enclosure is not None
+    child = run.child
     try:
         await asyncio.wait_for(child.streams_closed.wait(), SETTLE_S)
-        leftovers = bool(await session.enclosure.members())
+        leftovers = bool(await run.enclosure.members())
     except TimeoutError:
         leftovers = True  # someone still holds the output open
-    if leftovers or session.ending is not None:
+    if leftovers or run.ending is not None:
         await end_session(session, None)
-    elif session.cleanup == "pending":
-        session.cleanup = "confirmed"
+    else:
+        session.exit.clean_on_its_own()
     try:
         await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
     except TimeoutError:
-        if not await _end_escaped(session, child):
-            session.cleanup = "uncertain"
+        session.exit.escaped(*await _end_escaped(child, session.settings.kill_grace_s))
         child.close_streams()
 
 
-async def _end_escaped(session: Session, child: Child) -> bool:
+async def _end_escaped(child: Child, grace_s: float) -> tuple[list[int], bool]:
     """End processes outside the session's container that still hold its output open (one handed the fd,
-    or one that left its cgroup with root's rights), found by that output; True when none is left (or the
-    output closed)."""
+    or one that left its cgroup with root's rights), found by that output: the pids still there, and
+    whether the output closed (none is left)."""
     links = child.stream_links()
     escaped = await asyncio.to_thread(holders, links, os.getpid())
-    if escaped:
-        left = await terminate_pids(escaped, session.settings.kill_grace_s)
-        session.leftover = sorted(set(session.leftover) | set(left))
+    left = await terminate_pids(escaped, grace_s) if escaped else []
     try:
         await asyncio.wait_for(child.streams_closed.wait(), ABANDON_S)
-        return True
+        return left, True
     except TimeoutError:
-        return False
+        return left, False

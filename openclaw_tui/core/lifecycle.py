@@ -110,10 +110,6 @@ def signal_pids(pids: list[int], sig: int) -> None:
             pass
 
 
-async def group_alive(pgid: int) -> bool:
-    return bool(members(pgid, await fresh_table()))
-
-
 async def _gone_within(find: Finder, seconds: float) -> bool:
     """Look until ``find`` finds nothing (True) or ``seconds`` pass (False)."""
     deadline = time.monotonic() + seconds

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .calltext import shown
+from .config import PTY_SIZE
 
 ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
 Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
@@ -40,7 +41,8 @@ class ExecParams(BaseModel):
         validation_alias=AliasChoices("timeout", "timeoutSeconds"),
         description="Kill the command after this many seconds (default 1800; 0 disables). Alias: timeoutSeconds.",
     )
-    pty: bool = Field(False, description="Run under a pseudo-terminal (120x30). Needed for interactive programs.")
+    pty: bool = Field(False, description=f"Run under a pseudo-terminal ({PTY_SIZE[0]}x{PTY_SIZE[1]}). Needed for "
+                      "interactive programs.")
     workdir: str | None = Field(
         None,
         description="Working directory (default: the caller's, e.g. the MCP server's). Must exist. A sandboxed "

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import re
 
-APP_CURSOR = 1
-ALT_SCREENS = (47, 1047, 1049)
-BRACKETED_PASTE = 2004
-MOUSE_MODES = (9, 1000, 1002, 1003, 1005, 1006, 1015)
-CURSOR_VISIBLE = 25
+from .vt import ALT_SCREENS, APP_CURSOR_KEYS, BRACKETED_PASTE, RIS, RM, SM
 
-_PRIVATE_MODE = re.compile(rb"\x1b\[\?([0-9;]*)([hl])")
-_RESET = re.compile(rb"\x1bc")
+_SET = SM.encode()
+_PRIVATE_MODE = re.compile(rb"\x1b\[\?([0-9;]*)([" + _SET + RM.encode() + rb"])")
+_FULL_RESET = b"\x1b" + RIS.encode()
+_RESET = re.compile(re.escape(_FULL_RESET))
 _CARRY = 24  # longest private-mode sequence we care about, with room for several params
 
 
@@ -44,7 +42,7 @@ class ModeTracker:
         if b"\x1b" not in data and not self._carry:
             return
         buf = self._carry + data
-        if b"\x1b[?" in buf or b"\x1bc" in buf:
+        if b"\x1b[?" in buf or _FULL_RESET in buf:
             last_reset = None
             for m in _RESET.finditer(buf):
                 last_reset = m.end()
@@ -54,13 +52,24 @@ class ModeTracker:
             else:
                 scan = buf
             for m in _PRIVATE_MODE.finditer(scan):
-                on = m.group(2) == b"h"
+                on = m.group(2) == _SET
                 for part in m.group(1).split(b";"):
                     if part.isdigit():
                         self.modes[int(part)] = on
         # Keep a tail that may hold the start of a sequence split across reads.
         esc = buf.rfind(b"\x1b", max(0, len(buf) - _CARRY))
         self._carry = buf[esc:] if esc >= 0 and not _complete(buf[esc:]) else b""
+
+    def to_json(self) -> dict[str, object]:
+        return {"modes": {str(k): v for k, v in self.modes.items()}, "seenOutput": self.seen_output}
+
+    @classmethod
+    def from_json(cls, d: dict[str, object]) -> ModeTracker:
+        tracker = cls()
+        modes = d.get("modes")
+        tracker.modes = {int(k): bool(v) for k, v in modes.items()} if isinstance(modes, dict) else {}
+        tracker.seen_output = bool(d.get("seenOutput"))
+        return tracker
 
     def is_set(self, mode: int) -> bool:
         return self.modes.get(mode, False)
@@ -70,7 +79,7 @@ class ModeTracker:
         """True/False once output was seen; None while the mode is still unknown."""
         if not self.seen_output:
             return None
-        return self.is_set(APP_CURSOR)
+        return self.is_set(APP_CURSOR_KEYS)
 
     @property
     def bracketed_paste(self) -> bool:

@@ -7,14 +7,14 @@ option. ``command`` is the remote ``openclaw-tui`` as a shell command (for when 
 non-interactive PATH, e.g. ``"~/.local/bin/openclaw-tui"`` or ``"/opt/venv/bin/python -m openclaw_tui"``),
 ``socket`` the remote host's socket when it is not the default, and ``options`` extra ssh arguments, put
 before ours so they win (ssh keeps the first value it reads for each option). A table that cannot be used
-is left out with a warning saying why; the rest of the configuration still loads.
+is left out with a warning saying why (given to the ``warn`` the config loader passes in, so this module
+needs nothing of it); the rest of the configuration still loads.
 """
 
 from __future__ import annotations
 
 import re
-import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,17 +34,17 @@ class NodeSettings:
     options: tuple[str, ...] = ()
 
 
-def parse_nodes(table: Mapping[str, Any]) -> dict[str, NodeSettings]:
-    """Every usable ``[nodes.NAME]`` table, by name."""
+def parse_nodes(table: Mapping[str, Any], warn: Callable[[str], None]) -> dict[str, NodeSettings]:
+    """Every usable ``[nodes.NAME]`` table, by name; ``warn`` hears why each ignored one was left out."""
     nodes: dict[str, NodeSettings] = {}
     for name, entry in table.items():
         problem = _problem(name, entry)
         if problem:
-            _warn(f"[nodes.{name}] ignored: {problem}")
+            warn(f"[nodes.{name}] ignored: {problem}")
             continue
         for key in entry:
             if key not in KEYS:
-                _warn(f"unknown setting nodes.{name}.{key} ignored (valid: {', '.join(KEYS)})")
+                warn(f"unknown setting nodes.{name}.{key} ignored (valid: {', '.join(KEYS)})")
         nodes[name] = NodeSettings(
             name=name,
             ssh=entry["ssh"],
@@ -73,9 +73,3 @@ def _problem(name: str, entry: Any) -> str | None:
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         return "options must be a list of ssh arguments, e.g. [\"-p\", \"2222\", \"-o\", \"ProxyJump=bastion\"]"
     return None
-
-
-def _warn(message: str) -> None:
-    from .config import ConfigWarning  # config imports this module: resolved at call time
-
-    warnings.warn(message, ConfigWarning, stacklevel=4)

@@ -7,14 +7,20 @@ the session as it ends, so it will: the MCP log message would otherwise repeat i
 successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The operator's own sessions get
 no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
 only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
+What the rules need to know (which ends a result already told, which sessions a timed poll is waiting
+on) is kept here, by session id, and forgotten with the session.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from .session import COMPLETED, Session
+from .exitrecord import COMPLETED
+from .session import Session
 
 SNIPPET_CHARS = 180
 QUEUE_MAX = 100
@@ -27,45 +33,63 @@ def snippet(session: Session) -> str:
     return text[-SNIPPET_CHARS:]
 
 
-def describe_end(session: Session) -> str:
-    return end_words(session.timed_out, session.exit_signal, session.exit_code)
-
-
-def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -> str:
-    """``timed out``, ``killed by SIGTERM`` or ``exit code 0``: also for a session known only by its details."""
-    if timed_out:
-        return "timed out"
-    if exit_signal:
-        return f"killed by {exit_signal}"
-    return f"exit code {exit_code}"
-
-
 class Notices:
-    """Per-agent queues of exit notices."""
+    """Per-agent queues of exit notices, and what decides whether an exit needs one."""
 
     def __init__(self) -> None:
         self._queues: dict[str | None, list[dict[str, Any]]] = {}
+        self._reported: set[str] = set()  # sessions whose end a result already told their agent
+        self._awaited: Counter[str] = Counter()  # timed polls of a session's own agent waiting on it now
+
+    def reported(self, session_id: str) -> None:
+        """A result (a poll, a kill) told the agent how the session ended: no notice repeats it."""
+        self._reported.add(session_id)
+        self.discard(session_id)
+
+    @contextmanager
+    def awaiting(self, session_id: str) -> Iterator[None]:
+        """A timed poll of the session's own agent is waiting on it: an exit meanwhile reaches the agent
+        through that poll, so it gets no notice besides (the MCP log message would repeat it)."""
+        self._awaited[session_id] += 1
+        try:
+            yield
+        finally:
+            self._awaited[session_id] -= 1
+            if not self._awaited[session_id]:
+                del self._awaited[session_id]
+
+    def awaited(self, session_id: str) -> bool:
+        """Whether a timed poll of the session's own agent is waiting on it now."""
+        return self._awaited[session_id] > 0
+
+    def forget(self, session_id: str) -> None:
+        """The session is gone from the host: nothing about it is kept."""
+        self._reported.discard(session_id)
+        self.discard(session_id)
 
     def on_exit(self, session: Session) -> dict[str, Any] | None:
         """Queue a notice if the rules call for one; returns it (for the event stream) or None."""
         s = session.settings
-        if not (s.notify_on_exit and session.backgrounded) or session.exit_reported or session.exit_awaited:
+        if not (s.notify_on_exit and session.backgrounded):
             return None
-        if session.killed_by not in (None, "timeout"):
+        if session.id in self._reported or self.awaited(session.id):
+            return None
+        end = session.exit
+        if end.killed_by not in (None, "timeout"):
             return None
         text = snippet(session)
-        if session.status == COMPLETED and session.exit_code == 0 and not text and not s.notify_on_exit_empty_success:
+        if end.status == COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
             return None
         notice = {
             "sessionId": session.id,
             "name": session.name,
             "agent": session.agent,
-            "status": session.status,
-            "exitCode": session.exit_code,
-            "exitSignal": session.exit_signal,
-            "timedOut": session.timed_out,
+            "status": end.status,
+            "exitCode": end.code,
+            "exitSignal": end.signal,
+            "timedOut": end.timed_out,
             "snippet": text,
-            "text": f"[exit] {session.id} ({session.name}) {session.status}, {describe_end(session)}"
+            "text": f"[exit] {session.id} ({session.name}) {end.status}, {end.words()}"
             + (f": {text}" if text else ""),
         }
         self.add(notice)

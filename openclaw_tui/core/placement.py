@@ -2,32 +2,28 @@
 
 The core knows only that a *node* is a named host that takes the same tool calls. How it is reached (the
 product does it over OpenSSH, in ``remote/nodes.py``) is injected like the terminal engine, so the core
-never imports the transport. Here it is decided which calls go where: ``exec`` with ``host: "node"`` and
-``node``; every ``process`` action whose ``sessionId`` names a node (``gpu-box/brisk-atlas``: the node's
-name, a slash, the id on that node, unique across machines since a local id has no slash); and ``list``,
-which merges the local sessions with every node's, newest first. Calls go to a node in the caller's scope
-and with the parameters the caller gave, so the node applies its own sandbox, containment and gates
-(``elevated`` is the node's to allow). A node's exit notices come back through :class:`NoticeRelay`, which
-queues them for the agent and publishes them like the host's own, so an agent hears of a node's job as of
-a local one.
+never imports the transport. The tools decide here which calls go where: ``exec`` with ``host: "node"``
+and ``node`` (:func:`exec_on_node`); every ``process`` action whose ``sessionId`` names a node
+(``gpu-box/brisk-atlas``: the node's name, a slash, the id on that node, unique across machines since a
+local id has no slash; :func:`process_on_node`); and ``list``, which merges the local sessions with every
+node's, newest first (:func:`merged_listing`). Calls go to a node in the caller's scope and with the
+parameters the caller gave, so the node applies its own sandbox, containment and gates (``elevated`` is
+the node's to allow). A node's exit notices come back through :class:`NoticeRelay`, which queues them
+for the agent and publishes them like the host's own, so an agent hears of a node's job as of a local one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from . import events as ev
 from .events import Event
-from .exec_tool import refused
-from .models import ExecParams, ProcessParams, misplaced
-from .process_tool import list_line, list_sessions
-from .results import ToolResult, failure, result
-
-if TYPE_CHECKING:
-    from .host import ToolHost
+from .models import ExecParams, ProcessParams
+from .notify import Notices
+from .results import ToolResult, failure, refused
 
 SEPARATOR = "/"
 
@@ -71,15 +67,16 @@ class NoticeRelay:
     host's own. The node client calls ``deliver`` once per notice and ``forget`` when a result already told
     the agent how the session ended."""
 
-    def __init__(self, host: ToolHost) -> None:
-        self._host = host
+    def __init__(self, notices: Notices, publish: Callable[[Event], None]) -> None:
+        self._notices = notices
+        self._publish = publish
 
     def deliver(self, notice: dict[str, Any]) -> None:
-        self._host.notices.add(notice)
-        self._host.bus.publish(Event(ev.NOTIFICATION, notice["sessionId"], notice))
+        self._notices.add(notice)
+        self._publish(Event(ev.NOTIFICATION, notice["sessionId"], notice))
 
     def forget(self, session_id: str) -> None:
-        self._host.notices.discard(session_id)
+        self._notices.discard(session_id)
 
 
 def split_id(session_id: str | None) -> tuple[str | None, str | None]:
@@ -94,31 +91,30 @@ def join_id(node: str, session_id: str) -> str:
     return f"{node}{SEPARATOR}{session_id}"
 
 
-async def route(host: ToolHost, params: ExecParams | ProcessParams, agent: str | None) -> ToolResult | None:
-    """The result of a call that belongs to a node (or to several, for ``list``); None when it is local."""
-    nodes = host.nodes
-    if isinstance(params, ExecParams):
-        if params.host != "node" and params.node is None:
-            return None
-        problem = _target_problem(params, nodes)
-        if problem is not None:
-            return problem
-        assert nodes is not None and params.node is not None
-        forwarded = params.model_dump(exclude_unset=True, exclude={"host", "node"})
-        return await nodes.call(params.node, {"tool": "exec", **forwarded}, agent)
-    if params.action == "list":
-        if nodes is None or misplaced(params):
-            return None  # local alone, or a bad call the local handler words
-        return await _merged_list(host, nodes, agent)
-    node, bare = split_id(params.sessionId)
-    if node is None:
-        return None
+def runs_on_node(params: ExecParams) -> bool:
+    """Whether an ``exec`` call names a node (rightly or not: :func:`exec_on_node` words the problem)."""
+    return params.host == "node" or params.node is not None
+
+
+async def exec_on_node(nodes: Nodes | None, params: ExecParams, agent: str | None) -> ToolResult:
+    """Run an ``exec`` that names a node there, or refuse it saying what is missing."""
+    problem = _target_problem(params, nodes)
+    if problem is not None:
+        return problem
+    assert nodes is not None and params.node is not None
+    forwarded = params.model_dump(exclude_unset=True, exclude={"host", "node"})
+    return await nodes.call(params.node, {"tool": "exec", **forwarded}, agent)
+
+
+async def process_on_node(nodes: Nodes | None, node: str, params: ProcessParams, agent: str | None) -> ToolResult:
+    """A ``process`` action on a node's session (its id ``NODE/ID``), as the node answers it."""
     if nodes is None or node not in nodes.names():
         return failure(
             f"no session {params.sessionId!r}: {_unknown_node(node, nodes)} (an id with a '/' names the node "
             "it runs on; use action 'list' to see your sessions)",
             "unknown-node",
         )
+    _, bare = split_id(params.sessionId)
     forwarded = params.model_dump(exclude_unset=True)
     return await nodes.call(node, {"tool": "process", **forwarded, "sessionId": bare}, agent)
 
@@ -152,16 +148,15 @@ def _unknown_node(node: str, nodes: Nodes | None) -> str:
     return f"there is no node {node!r}; configured nodes: {', '.join(names)}"
 
 
-async def _merged_list(host: ToolHost, nodes: Nodes, agent: str | None) -> ToolResult:
-    local = list_sessions(host, agent)["details"]["sessions"]
+async def merged_listing(nodes: Nodes, local: list[dict[str, Any]], agent: str | None
+                         ) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:
+    """``list`` across machines: every session (local and the nodes'), newest first; a note per node that
+    did not answer (each names its node); and each node's reachability for ``details.nodes``."""
     listings = await nodes.listing(agent)
     sessions = sorted([*local, *(s for part in listings for s in part.sessions)], key=_started, reverse=True)
-    text = "\n".join(list_line(d) for d in sessions) if sessions else "No background sessions."
-    notes = [f"[{part.problem}]" for part in listings if part.problem]  # each names its node
-    if notes:
-        text += "\n" + "\n".join(notes)
+    notes = [f"[{part.problem}]" for part in listings if part.problem]
     reach = [{"node": part.node, "reachable": part.problem is None, "problem": part.problem} for part in listings]
-    return result(text, "completed", sessions=sessions, nodes=reach)
+    return sessions, notes, reach
 
 
 def _started(details: dict[str, Any]) -> float:

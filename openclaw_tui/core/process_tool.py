@@ -1,6 +1,7 @@
 """The ``process`` tool: the ten actions an agent uses to supervise its background sessions.
 
-Each action is a small function; the table at the bottom maps action names to them. Problems an agent
+Each action is a small function; the table at the bottom maps action names to them (the four that send
+input live in :mod:`.process_input`). Problems an agent
 can fix (no such session, stdin closed, nothing to send) come back as ``failed`` results that say what
 to do instead, and a session outside the caller's scope is reported exactly like a missing one.
 """
@@ -9,35 +10,39 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from contextlib import nullcontext
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from .config import POLL_WAIT_MAX_MS
-from .inputwait import kernel_evidence_available, reads_lines
-from .keys import KeyEncodingError, encode_keys, paste_bytes
-from .launch import end_session, until_program_started
+from .exitrecord import RUNNING, end_words
+from .inputwait import kernel_evidence_available
+from .launch import end_session
 from .models import ACTIONS, ProcessParams, misplaced
-from .notify import describe_end, end_words
+from .placement import merged_listing, process_on_node, split_id
+from .process_input import paste, send_keys, submit, write
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
-from .session import RUNNING, Session
-
-if TYPE_CHECKING:
-    from .host import ToolHost
+from .session import Session
+from .toolcore import ToolCore
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
 LOG_DEFAULT_LINES = 200
 
-Handler = Callable[["ToolHost", ProcessParams, Session, str | None], Awaitable[ToolResult]]
+Handler = Callable[[ToolCore, ProcessParams, Session, str | None], Awaitable[ToolResult]]
 
 
-async def run_process(host: ToolHost, params: ProcessParams, agent: str | None) -> ToolResult:
+async def run_process(core: ToolCore, params: ProcessParams, agent: str | None) -> ToolResult:
+    node, _ = split_id(params.sessionId)
+    if node is not None and params.action != "list":  # a node's session: the node words every problem
+        return await process_on_node(core.nodes, node, params, agent)
     wrong = misplaced(params)
     if wrong:
         return failure(f"invalid process call: {wrong}", "invalid-params")
     if params.action == "list":
-        return list_sessions(host, agent)
+        return await list_sessions(core, agent)
     if not params.sessionId:
         return failure(f"action {params.action!r} needs a sessionId (use action 'list' to see your sessions)", "missing-session-id")
-    session = host.registry.get(params.sessionId, agent)
+    session = core.registry.get(params.sessionId, agent)
     if session is None:
         return failure(
             f"no session {params.sessionId!r} in your scope (it may have expired or been cleared; "
@@ -49,13 +54,7 @@ async def run_process(host: ToolHost, params: ProcessParams, agent: str | None) 
             f"session {session.id} is still in its exec yield window; wait for the exec call to return",
             "in-yield-window",
         )
-    return await _HANDLERS[params.action](host, params, session, agent)
-
-
-def state_fields(session: Session) -> dict[str, Any]:
-    d = session.details()
-    d["runtimeMs"] = d.pop("durationMs")
-    return d
+    return await _HANDLERS[params.action](core, params, session, agent)
 
 
 def list_line(d: dict[str, Any]) -> str:
@@ -65,46 +64,68 @@ def list_line(d: dict[str, Any]) -> str:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
     end = "" if d["status"] == RUNNING else f" ({end_words(d['timedOut'], d['exitSignal'], d['exitCode'])})"
-    return f"{d['sessionId']}  {d['status']}{end}  {d['runtimeMs'] / 1000:.0f}s  {d['name']}{mark}"
+    return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
-def list_sessions(host: ToolHost, agent: str | None) -> ToolResult:
-    sessions = [state_fields(s) for s in host.registry.listed(agent)]
-    if not sessions:
-        return result("No background sessions.", "completed", sessions=[])
-    return result("\n".join(list_line(d) for d in sessions), "completed", sessions=sessions)
+async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
+    """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer."""
+    sessions = [s.details() for s in core.registry.listed(agent)]
+    if core.nodes is None:
+        return result("\n".join(map(list_line, sessions)) or "No background sessions.", "completed", sessions=sessions)
+    sessions, notes, reach = await merged_listing(core.nodes, sessions, agent)
+    text = "\n".join(map(list_line, sessions)) or "No background sessions."
+    if notes:
+        text += "\n" + "\n".join(notes)
+    return result(text, "completed", sessions=sessions, nodes=reach)
 
 
 def _status_line(session: Session) -> str:
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
-    more = f" {MORE_TIME}." if session.timed_out else ""
-    return f"Process ended: {session.status}, {describe_end(session)}.{more}"
+    more = f" {MORE_TIME}." if session.exit.timed_out else ""
+    return f"Process ended: {session.status}, {session.exit.words()}.{more}"
 
 
-async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+class Backoff:
+    """How long an agent should wait before it polls a quiet session again: longer after each poll that
+    found nothing (``RETRY_STEPS_MS``), back to the first step as soon as one finds output. Kept per
+    session, and let go with it."""
+
+    def __init__(self) -> None:
+        self._empty_polls: WeakKeyDictionary[Session, int] = WeakKeyDictionary()
+
+    def after_poll(self, session: Session, found_output: bool) -> int:
+        """The retry hint (ms) after a poll of ``session``."""
+        empty = 0 if found_output else self._empty_polls.get(session, 0) + 1
+        self._empty_polls[session] = empty
+        return RETRY_STEPS_MS[min(max(empty - 1, 0), len(RETRY_STEPS_MS) - 1)]
+
+
+BACKOFF = Backoff()
+
+
+async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
     if wait_ms and s.running and not s.output.pending:
-        s.output_event.clear()
-        waiters = [asyncio.ensure_future(s.output_event.wait()), asyncio.ensure_future(s.done.wait())]
-        own = agent == s.agent
-        s.exit_awaited += own  # an exit now reaches its agent through this poll: no notice besides
+        s.capture.arrived.clear()
+        waiters = [asyncio.ensure_future(s.capture.arrived.wait()), asyncio.ensure_future(s.done.wait())]
+        # its own agent's poll: an exit now reaches the agent through this poll, with no notice besides
+        watching = core.notices.awaiting(s.id) if agent == s.agent else nullcontext()
         try:
-            await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
+            with watching:
+                await asyncio.wait(waiters, timeout=wait_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            s.exit_awaited -= own
             for w in waiters:
                 w.cancel()
     text, dropped = s.output.pending.take()
-    s.output_event.clear()
-    details = state_fields(s)
+    s.capture.arrived.clear()
+    details = s.details()
     parts = []
     if dropped:
         parts.append(f"[{dropped} chars of unpolled output were dropped at the pending cap; use log for the retained text]")
     parts.append(text.rstrip("\n") if text else "(no new output)")
     if s.running:
-        s.empty_polls = 0 if text else s.empty_polls + 1
-        retry = RETRY_STEPS_MS[min(max(s.empty_polls - 1, 0), len(RETRY_STEPS_MS) - 1)]
+        retry = BACKOFF.after_poll(s, bool(text))
         details["retryInMs"] = retry
         if details["waitingReason"] is None:  # blocked reading its terminal: waiting for the agent, not time
             parts.append(f"{_status_line(s)} Poll again in about {retry // 1000}s (or wait for the exit notification).")
@@ -116,8 +137,7 @@ async def poll(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) 
         if hint:
             parts.append(hint)
     else:
-        s.exit_reported = True
-        host.notices.discard(s.id)
+        core.notices.reported(s.id)
         parts.append(_status_line(s))
     return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
 
@@ -126,7 +146,7 @@ def _without_status(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
 
 
-async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     lines = s.output.full_text().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -148,7 +168,7 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
     parts.append(hint + "]")
     stdin = "stdin open" if s.stdin_writable else "stdin closed"
     parts.append(f"{_status_line(s)} ({stdin})")
-    details = state_fields(s)
+    details = s.details()
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)
@@ -156,22 +176,22 @@ async def log(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -
         offset=start,
         lines=end - start,
         totalLines=total,
-        inputs=[r.to_json() for r in s.inputs],
+        inputs=s.inputs.to_json(),
     )
     return result("\n".join(parts), s.status, **_without_status(details))
 
 
-async def screen(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def screen(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     """What a PTY session's terminal shows now: a full-screen program (an editor, a pager, a menu) read as
     the operator sees it, where its output as text would be a jumble of redraws."""
     if not s.pty:
         return failure(f"session {s.id} runs on pipes: it has no screen; read its output with log", "not-a-pty",
                        sessionId=s.id)
-    if host.terminal is None:
+    if core.terminal is None:
         return failure("this host has no terminal engine to draw screens; read the output with log",
                        "no-screen", sessionId=s.id)
-    details = state_fields(s)
-    parts = [host.terminal.screen(s), _status_line(s)]
+    details = s.details()
+    parts = [core.terminal.screen(s), _status_line(s)]
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)
@@ -185,118 +205,36 @@ def input_hint(s: Session, details: dict[str, Any]) -> str | None:
     return waiting_hint(s.id, details["waitingReason"], kernel_checked=s.pty and kernel_evidence_available())
 
 
-def _not_writable(s: Session) -> ToolResult:
-    if not s.running:
-        why = f"session {s.id} has ended ({describe_end(s)})"
-    elif not s.pty:
-        why = (
-            f"session {s.id} runs on pipes with stdin closed; start interactive programs with pty: true "
-            "(exec {\"pty\": true, ...}) to be able to send input"
-        )
-    else:
-        why = f"session {s.id} has no writable stdin"
-    return failure(f"cannot send input: {why}", "stdin-not-writable", sessionId=s.id)
-
-
-async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: str = "", **details: Any) -> ToolResult:
-    if not s.stdin_writable:
-        return _not_writable(s)
-    await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
-    try:
-        sent = s.send(data, agent or "operator", action)
-    except BufferError as exc:  # the program is not reading: nothing of this input was taken
-        return failure(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
-                       "input-queue-full", sessionId=s.id)
-    except BrokenPipeError as exc:
-        return failure(f"cannot send input to {s.id}: {exc}", "stdin-not-writable", sessionId=s.id)
-    queued = len(data) - sent
-    text = f"Sent {len(data)} bytes to {s.id}."
-    if queued:
-        text = (
-            f"Accepted {len(data)} bytes for {s.id}: {sent} written now, {queued} queued and delivered as the "
-            "program reads."
-        )
-    return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
-
-
-async def write(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    if not p.data and not p.eof:
-        return failure("nothing to send: give data (text for stdin) and/or eof: true", "nothing-to-send", sessionId=s.id)
-    data = (p.data or "").encode("utf-8")
-    if p.eof:
-        data += _end_of_input(s, data)
-    return await _send(s, data, agent, "write", " (end of input sent)" if p.eof else "")
-
-
-def _end_of_input(s: Session, data: bytes) -> bytes:
-    """Ctrl-D, the terminal's end of file. In line mode a Ctrl-D after unfinished text only hands that
-    text over, so a second one is needed for the program to read end of file."""
-    fd = s.child.stdin_fd if s.child is not None else None
-    if data and not data.endswith((b"\n", b"\r")) and fd is not None and reads_lines(fd):
-        return b"\x04\x04"
-    return b"\x04"
-
-
-async def send_keys(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    if not s.stdin_writable:
-        return _not_writable(s)
-    try:
-        encoded = encode_keys(p.keys, p.hex, p.literal, app_cursor=s.modes.app_cursor)
-    except KeyEncodingError as exc:
-        return failure(f"send-keys: {exc}", "bad-keys", sessionId=s.id)
-    extra = "".join(f"\nwarning: {w}" for w in encoded.warnings)
-    return await _send(s, encoded.data, agent, "send-keys", extra, warnings=encoded.warnings)
-
-
-async def submit(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    return await _send(s, b"\r", agent, "submit")
-
-
-async def paste(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    """Paste as a terminal does: bracketed only when the program turned bracketed paste on (mode 2004),
-    unless ``bracketed`` forces it either way."""
-    if not p.text:
-        return failure("nothing to paste: give text", "nothing-to-send", sessionId=s.id)
-    enabled = s.pty and s.modes.bracketed_paste
-    bracketed = enabled if p.bracketed is None else p.bracketed
-    extra = ""
-    if bracketed and not enabled:
-        extra = ("\nwarning: bracketed: true, but the program has not turned bracketed paste on (ESC[?2004h), so "
-                 "it reads the markers around the text as typed characters; leave bracketed out to paste as a "
-                 "terminal would")
-    return await _send(s, paste_bytes(p.text, bracketed), agent, "paste", extra, bracketed=bracketed)
-
-
 async def _end(s: Session, agent: str | None) -> None:
     """Kill on behalf of ``agent`` (or the operator) and wait until the session is marked ended."""
     await end_session(s, agent or "operator")
     await s.done.wait()
 
 
-async def kill(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if not s.running:
-        return failure(f"session {s.id} already ended ({describe_end(s)}); use clear to drop it", "not-running", sessionId=s.id)
+        return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
-    s.exit_reported = True
-    text = f"Killed session {s.id} ({describe_end(s)})."
-    if s.cleanup == "uncertain":
+    core.notices.reported(s.id)
+    text = f"Killed session {s.id} ({s.exit.words()})."
+    if s.exit.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
-                 f"still there: pid {', '.join(map(str, s.leftover)) or 'unknown'}.")
-    return result(text, "completed", sessionStatus=s.status, **_without_status(state_fields(s)))
+                 f"still there: pid {', '.join(map(str, s.exit.leftover)) or 'unknown'}.")
+    return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
 
 
-async def clear(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
-    host.registry.drop(s.id)
+    core.registry.drop(s.id)
     return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
 
 
-async def remove(host: ToolHost, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         await _end(s, agent)
-    host.registry.drop(s.id)
-    return result(f"Removed session {s.id} ({describe_end(s)}).", "completed", sessionId=s.id, cleanup=s.cleanup)
+    core.registry.drop(s.id)
+    return result(f"Removed session {s.id} ({s.exit.words()}).", "completed", sessionId=s.id, cleanup=s.exit.cleanup)
 
 
 _HANDLERS: dict[str, Handler] = {

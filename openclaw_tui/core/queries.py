@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 
-QUERY = re.compile(rb"\x1b\[(?:\??6n|5n|>?0?c)")
-LONGEST = len(b"\x1b[?6n")
+from .vt import CURSOR_REPORT, DA, DSR, STATUS_REPORT
+
+QUERY = re.compile(f"\x1b\\[(?:\\??{CURSOR_REPORT}{DSR}|{STATUS_REPORT}{DSR}|>?0?{DA})".encode())
+LONGEST = len(f"\x1b[?{CURSOR_REPORT}{DSR}")
 FULL_SCAN = 64 * 1024
 TAIL_SCAN = 4096
 

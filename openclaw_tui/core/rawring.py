@@ -12,13 +12,16 @@ mark in force at ``start`` is always kept, so any replay of the ring can start a
 apply each later resize where it happened. Marks are numbered from the first ever recorded, so a reader
 that has applied some knows which come next even when several fall on one offset.
 
-Memory is only taken as output arrives: an idle session with no output costs an empty deque.
+Memory is only taken as output arrives: an idle session with no output costs an empty deque. The ring
+and its marks can be written out and read back as JSON (``to_json``/``from_json``), so a restarted host
+still shows what a session's terminal showed.
 """
 
 from __future__ import annotations
 
+import base64
 from collections import deque
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 DEFAULT_CAPACITY = 1 << 20
 MAX_SIZE_MARKS = 4096  # a client resizing without end cannot grow the ring's memory
@@ -172,6 +175,24 @@ class RawRing:
             if mark.offset > offset:
                 return self.marks_base + i
         return self.marks_end
+
+    # -- as data --------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The bytes held (base64), their offsets, and the size marks with the number of the oldest."""
+        return {"capacity": self.capacity, "start": self.start, "data": base64.b64encode(self.read(self.start)[1]).decode(),
+                "marks": [list(m) for m in self._marks], "marksBase": self.marks_base}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RawRing:
+        ring = cls(d["capacity"])
+        data = base64.b64decode(d["data"])
+        ring.start, ring.end = d["start"], d["start"] + len(data)
+        if data:
+            ring._chunks.append(data)
+        ring._marks = [SizeMark(*m) for m in d["marks"]]
+        ring.marks_base = d["marksBase"]
+        return ring
 
     def _trim_marks(self) -> None:
         """Drop marks older than the one in force at ``start``."""

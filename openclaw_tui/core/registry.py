@@ -82,7 +82,7 @@ class Registry:
         return session
 
     def _evict(self, newest: Session) -> None:
-        done = sorted((s for s in self._sessions.values() if not s.running), key=lambda s: s.ended_ms or 0)
+        done = sorted((s for s in self._sessions.values() if not s.running), key=lambda s: s.exit.ended_ms or 0)
         total = sum(s.output.retained_chars for s in self._sessions.values())
         for old in done:
             if len(done) <= self.max_finished and total <= self.max_retained:

@@ -26,6 +26,20 @@ def failure(message: str, kind: str, **details: Any) -> ToolResult:
     return result(message, "failed", failureKind=kind, **details)
 
 
+EXEC_FIELDS = (
+    "sessionId", "name", "pid", "pty", "cwd", "host", "elevated", "startedAt", "durationMs", "exitCode",
+    "exitSignal", "truncated", "timedOut", "cleanup", "leftoverPids", "containment",
+)
+"""The session details every ``exec`` result carries (see ``Session.details``)."""
+
+
+def refused(message: str, kind: str) -> ToolResult:
+    """An ``exec`` that never started: the same detail fields as any exec result, empty."""
+    empty: dict[str, Any] = dict.fromkeys(EXEC_FIELDS)
+    empty.update(tail="", timedOut=False, truncated=False)
+    return failure(message, kind, **empty)
+
+
 MORE_TIME = (
     "To allow more time, raise timeout (in seconds; 0 disables it); for long work, run it with background: "
     "true (or a larger yieldMs) and follow it with process poll"

@@ -58,7 +58,6 @@ class Child:
         self._readers: dict[int, str] = {}
         self._queue: deque[memoryview] = deque()
         self.queued = 0
-        self.written_total = 0
         self._pidfd = os.pidfd_open(pid)
         self.loop.add_reader(self._pidfd, self._on_pidfd)
 
@@ -167,7 +166,6 @@ class Child:
         except OSError:
             self._drop_stdin()
             return 0
-        self.written_total += n
         return n
 
     def _on_writable(self) -> None:

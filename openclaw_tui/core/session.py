@@ -1,73 +1,51 @@
-"""One supervised command: its process, its output, its input history and its state.
+"""One supervised command: what it is, where it runs, and its parts — output, input log, exit record.
 
 A session is what both an agent (through ``process``) and the operator (through the dashboard) look at.
-It turns the runner's raw bytes into three things at once — the raw ring for the terminal view, the
-terminal modes that key encoding needs, and the plain text agents read — and answers the questions both
-sides ask: is it still running, how did it end, is it waiting for input, who typed what into it.
+It is small on purpose and writes only its own state; its parts keep theirs: the output
+(:class:`~.capture.OutputCapture`: the raw ring for the terminal view and the plain text agents read),
+who typed what (:class:`~.inputlog.InputLog`) and how it ended (:class:`~.exitrecord.ExitRecord`).
+Launching hands it what the launcher learned (:class:`~.launched.Launched`). It answers the questions
+both sides ask: is it still running, how did it end, is it waiting for input. ``to_json`` writes all of
+it in one shape and ``from_json`` rebuilds the record (without the live child), for a host that must
+keep its sessions across a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import os
-import signal
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict
+from typing import Any
 
-from .buffers import STDERR, STDOUT, Output
-from .config import ExecSettings
+from .buffers import Output
+from .capture import OutputCapture, now_ms
+from .config import PTY_SIZE, ExecSettings
+from .exitrecord import COMPLETED, FAILED, RUNNING, ExitRecord
+from .inputlog import InputLog
 from .inputwait import echo_hidden
+from .launched import Launched
 from .modes import ModeTracker
 from .queries import QueryScanner
 from .rawring import RawRing
 from .runner import Child
-from .text import StreamText
+from .sandbox import GATEWAY
 
-if TYPE_CHECKING:
-    from .enclosure import Enclosure
+__all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 
-RUNNING = "running"
-COMPLETED = "completed"
-FAILED = "failed"
-INPUT_HISTORY = 200
-HIDDEN_PREVIEW = "•••"  # what an input record shows of input typed with echo off
-PREVIEW_CHARS = 120  # of each input kept in its record
-TYPED_LINE_GAP_S = 5.0  # keystrokes further apart than this start a new record
-_ORDER = itertools.count()
-TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
-BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
-DEFAULT_PTY_SIZE = (120, 30)  # until the runner records the size it opened the PTY with
+FORMAT = 1  # of Session.to_json
 
 Replier = Callable[[int, bytes], bytes]
 """The reply to a terminal query that ends at a raw-ring offset (see :mod:`.queries`)."""
 
-
-@dataclass(frozen=True)
-class InputRecord:
-    """One piece of input and who sent it (an agent's name, or ``operator``)."""
-
-    at: float
-    source: str
-    action: str
-    preview: str
-    nbytes: int
-
-    def to_json(self) -> dict[str, Any]:
-        """As ``log`` results and the host protocol give it (``bytes`` for ``nbytes``)."""
-        return {"at": self.at, "source": self.source, "action": self.action, "preview": self.preview,
-                "bytes": self.nbytes}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> InputRecord:
-        return cls(d["at"], d["source"], d["action"], d["preview"], d["bytes"])
+_order = 0
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
+def _next_order(at_least: int = 0) -> int:
+    """Start order: two sessions may share a millisecond (a restored one keeps its own, and later ones follow)."""
+    global _order
+    _order = max(_order, at_least) + 1
+    return _order
 
 
 def iso(ms: int | None) -> str | None:
@@ -79,18 +57,9 @@ def iso(ms: int | None) -> str | None:
 class Session:
     """A command started by ``exec``; owned by the registry."""
 
-    def __init__(
-        self,
-        session_id: str,
-        command: str,
-        name: str,
-        agent: str | None,
-        cwd: str,
-        pty: bool,
-        settings: ExecSettings,
-        on_change: Callable[[str, Session], None],
-        host_kind: str = "gateway",
-    ) -> None:
+    def __init__(self, session_id: str, command: str, name: str, agent: str | None, cwd: str, pty: bool,
+                 settings: ExecSettings, on_change: Callable[[str, Session], None],
+                 replier: Callable[[Session], Replier] | None = None) -> None:
         self.id = session_id
         self.command = command
         self.name = name
@@ -98,123 +67,70 @@ class Session:
         self.cwd = cwd
         self.pty = pty
         self.settings = settings
-        self.host_kind = host_kind
-        self._on_change = on_change
-        self.child: Child | None = None
-        self.pid: int | None = None
+        self.elevated = settings.elevated  # admitted to run outside the sandbox (its placement is then gateway)
+        self.order = _next_order()
         self.started_ms = now_ms()
-        self.order = next(_ORDER)  # start order: two sessions may share a millisecond
         self._started_mono = time.monotonic()
-        self.ended_ms: int | None = None
         self._ended_mono: float | None = None
         self.backgrounded = False
-        self.elevated = settings.elevated  # admitted to run outside the sandbox (host_kind is then gateway)
-        self.exit_code: int | None = None
-        self.exit_signal: str | None = None
-        self.timed_out = False
-        self.killed_by: str | None = None
-        self.cleanup = "pending"
-        self.enclosure: Enclosure | None = None  # how it is contained (set when spawned)
-        self.leftover: list[int] = []  # pids still there when its cleanup could not be confirmed
-        self.ending: asyncio.Future[None] | None = None
-        self.program_started = False  # sandboxed runs: the program inside can hear signals
-        self._output = Output(settings.max_output_chars, settings.pending_max_chars)
-        self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
-        self._backlog_size = 0
-        self.raw = RawRing(settings.raw_ring_bytes)
-        self.modes = ModeTracker()
+        # where it runs: facts kept for good, and the launcher's handles while it runs
+        self.placement = GATEWAY  # or sandbox (``details.host``)
+        self.pid: int | None = None
+        self.containment: str | None = None  # the kind of container it runs in
+        self.run: Launched | None = None
+        # its parts
+        self._on_change = on_change
+        self.capture = OutputCapture(settings.max_output_chars, settings.pending_max_chars, settings.raw_ring_bytes,
+                                     lambda: on_change("output", self))
+        self.inputs = InputLog()
+        self.exit = ExitRecord()
+        # the terminal side, and waiting for input
+        self.tracked_modes = ModeTracker()  # what key encoding and paste need (the screen has its own)
         self.queries = QueryScanner()
-        self.replier: Replier | None = None  # answers terminal queries (set by the host for PTY runs)
-        self._text = {STDOUT: StreamText(), STDERR: StreamText()}
-        self.last_output_ms: int | None = None
-        self._last_output_mono = self._started_mono
-        self.inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
-        self._typed_line_open = False  # the last input was a keystroke typed through, mid-line
-        self.empty_polls = 0
-        self.exit_reported = False  # a poll (or notification) already told the agent how it ended
-        self.exit_awaited = 0  # timed polls of its own agent waiting now; they will report the exit
-        self.waiting = False
-        self.kernel_wait: str | None = None
+        # answers a PTY program's terminal queries (the host's terminal engine makes it for this session)
+        self.replier: Replier | None = replier(self) if pty and replier is not None else None
+        self.waiting_reason: str | None = None  # the kernel's evidence that it waits (see update_waiting)
+        self._waiting_told: tuple[bool, str | None] = (False, None)  # the verdict the last check reported
         self.done = asyncio.Event()
-        self.output_event = asyncio.Event()
         self._raw_listeners: list[Callable[[], None]] = []
 
-    # -- ingest ---------------------------------------------------------------------------------
-    def on_data(self, stream: str, data: bytes) -> None:
-        """Runner callback: raw bytes from the child, on the loop.
+    def launched(self, run: Launched) -> None:
+        """What the launcher learned: the child, where and in what it runs, the PTY's first size."""
+        self.run = run
+        self.pid = run.child.pid
+        self.placement = run.placement
+        self.containment = run.enclosure.kind
+        if run.pty_size is not None:
+            self.raw.resize(*run.pty_size)
 
-        The raw ring and the mode scan see every byte at once; turning bytes into text waits a moment
-        (or until someone reads the output), so that a flood is converted once per batch and only the
-        part that the retention caps would keep is converted at all.
-        """
-        self.raw.append(data)
+    @property
+    def child(self) -> Child | None:
+        """The running child (None before launch, and for a session rebuilt from its record)."""
+        return self.run.child if self.run is not None else None
+
+    # -- output ---------------------------------------------------------------------------------
+    def on_data(self, stream: str, data: bytes) -> None:
+        """Runner callback: raw bytes from the child, on the loop. The capture and the mode scan see every
+        byte at once; a PTY program's terminal queries are answered as they arrive."""
+        self.capture.ingest(stream, data)
         if self.pty:
-            self.modes.feed(data)
+            self.tracked_modes.feed(data)
             if self.replier is not None:
                 for back, query in self.queries.feed(data):
                     self.write_reply(self.replier(self.raw.end - back, query))
-        if not self._backlog:
-            asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
-        self._backlog.append((stream, data))
-        self._backlog_size += len(data)
-        if self._backlog_size > BACKLOG_MAX:  # a pipe can outrun the timer by far: bound the memory
-            self._convert_backlog()
-        self.last_output_ms = now_ms()
-        self._last_output_mono = time.monotonic()
-        self.kernel_wait = None  # output: the program is working again; the ticker looks anew
+        self.waiting_reason = None  # output: the program is working again; the next check looks anew
         for listener in list(self._raw_listeners):
             listener()
 
     @property
     def output(self) -> Output:
-        """The session's text output, brought up to date with every byte received so far."""
-        if self._backlog:
-            self._convert_backlog()
-        return self._output
+        """The text output agents read (head, tail, pending), up to date with every byte received."""
+        return self.capture.text
 
-    def _convert_backlog(self) -> None:
-        if not self._backlog:
-            return
-        backlog, self._backlog, size, self._backlog_size = self._backlog, [], self._backlog_size, 0
-        keep = self._output.max_chars + 65536  # bytes enough to refill the tail (less if much is stripped)
-        if size > keep and len(self._output.head) >= self._output.head_max:
-            backlog = self._skip_to_tail(backlog, size - keep)
-        for stream, data in backlog:
-            self._append_text(stream, self._text[stream].feed(data))
-
-    def _skip_to_tail(self, backlog: list[tuple[str, bytes]], skip: int) -> list[tuple[str, bytes]]:
-        """Drop the oldest ``skip`` bytes unconverted: the caps would discard their text anyway.
-
-        The cut is moved to just after a newline so it never splits a UTF-8 character or (in practice)
-        an escape sequence; what was held and retained before the cut is dropped too, so the tail stays
-        one continuous stretch of output. Dropped characters are counted as bytes (close for text).
-        """
-        dropped = 0
-        while backlog and skip >= len(backlog[0][1]):
-            skip -= len(backlog[0][1])
-            dropped += len(backlog.pop(0)[1])
-        if backlog:
-            stream, data = backlog[0]
-            cut = data.find(b"\n", skip)
-            cut = len(data) if cut < 0 else cut + 1
-            dropped += cut
-            backlog[0] = (stream, data[cut:])
-        self._text = {STDOUT: StreamText(), STDERR: StreamText()}
-        self._output.skip(dropped)
-        return backlog
-
-    def _append_text(self, stream: str, text: str) -> None:
-        if text:
-            self._output.append(stream, text)
-            self.empty_polls = 0
-            self.output_event.set()
-            self._on_change("output", self)
-
-    def flush_text(self) -> None:
-        """End of stream: decode whatever the per-stream decoders held back."""
-        self._convert_backlog()
-        for stream, decoder in self._text.items():
-            self._append_text(stream, decoder.flush())
+    @property
+    def raw(self) -> RawRing:
+        """The raw output ring, with the PTY's sizes (what terminal views draw from)."""
+        return self.capture.raw
 
     # -- the raw view (terminal engine's RawSource) ---------------------------------------------
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
@@ -229,11 +145,7 @@ class Session:
     @property
     def pty_size(self) -> tuple[int, int]:
         """(cols, rows) of the PTY now: the newest size recorded in the raw ring."""
-        return self.raw.size or DEFAULT_PTY_SIZE
-
-    @pty_size.setter
-    def pty_size(self, size: tuple[int, int]) -> None:
-        self.raw.resize(*size)
+        return self.raw.size or PTY_SIZE  # (before the launcher records the size it opened the PTY with)
 
     def resize(self, cols: int, rows: int) -> None:
         """Set the PTY's window size (the program gets SIGWINCH), recorded in the raw ring where it happened.
@@ -254,73 +166,61 @@ class Session:
         return self.running and self.child is not None and self.child.stdin_open
 
     def send(self, data: bytes, source: str, action: str) -> int:
-        """Queue input for the child and record who sent it; returns bytes written at once.
-
-        Input typed at a password prompt (the terminal's echo off) is recorded as ``•••``: the transcript
-        says who answered, never the secret, which agents and dashboards could read back. Keystrokes typed
-        through (action ``type``) join the record of the line they belong to, so a typed answer is one
-        record, as a written one is, and a hidden one does not show its length keystroke by keystroke.
-        """
+        """Queue input for the child and record who sent it (see :mod:`.inputlog`: input typed with the
+        terminal's echo off is recorded as ``•••``); returns bytes written at once."""
         assert self.child is not None
         fd = self.child.stdin_fd
         hidden = self.pty and fd is not None and echo_hidden(fd)
         sent = self.child.write(data)
-        preview = HIDDEN_PREVIEW if hidden else data[: PREVIEW_CHARS * 4].decode("utf-8", "replace")  # not a 10 MB paste
-        now = time.time()
-        last = self.inputs[-1] if self.inputs else None
-        if (action == "type" and self._typed_line_open and last is not None
-                and (last.source, last.action) == (source, action) and now - last.at < TYPED_LINE_GAP_S
-                and len(last.preview) < PREVIEW_CHARS):
-            if HIDDEN_PREVIEW in (preview, last.preview):
-                preview = HIDDEN_PREVIEW
-            else:
-                preview = last.preview + preview
-            self.inputs[-1] = InputRecord(now, source, action, preview[:PREVIEW_CHARS], last.nbytes + len(data))
-        else:
-            self.inputs.append(InputRecord(now, source, action, preview[:PREVIEW_CHARS], len(data)))
-        self._typed_line_open = action == "type" and not data.endswith((b"\r", b"\n"))
+        self.inputs.record(data, source, action, hidden)
         self._on_change("input", self)
         return sent
 
     # -- state ----------------------------------------------------------------------------------
+    def background(self) -> None:
+        """It left its exec call's yield window: listed, kept after it ends, its agent notified of the exit."""
+        self.backgrounded = True
+
     @property
     def running(self) -> bool:
-        return self.ended_ms is None
+        return self.exit.ended_ms is None
 
     @property
     def status(self) -> str:
-        if self.running:
-            return RUNNING
-        if self.timed_out or self.exit_signal is not None or self.exit_code in (126, 127):
-            return FAILED
-        return COMPLETED
+        return self.exit.status
 
     def runtime_ms(self) -> int:
         end = self._ended_mono if self._ended_mono is not None else time.monotonic()
         return int((end - self._started_mono) * 1000)
 
     def idle_ms(self) -> int:
-        return int((time.monotonic() - self._last_output_mono) * 1000)
+        return self.capture.idle_ms()
 
-    def compute_waiting(self) -> bool:
-        """Waiting for input: stdin still writable, and either no output for longer than the threshold or
-        the kernel showing the program blocked reading its terminal (``kernel_wait``, cleared by output)."""
-        return self.stdin_writable and (self.kernel_wait is not None or self.idle_ms() > self.settings.input_wait_ms)
+    @property
+    def waiting_for_input(self) -> bool:
+        """Stdin still writable, and either the kernel showing the program blocked reading its terminal
+        (``waiting_reason``, cleared by output) or no output for longer than the idle threshold."""
+        return self.stdin_writable and (
+            self.waiting_reason is not None or self.idle_ms() > self.settings.input_wait_ms)
+
+    def update_waiting(self, reason: str | None) -> bool:
+        """The host's periodic check: record the kernel's evidence (``reading-terminal``,
+        ``password-prompt``, or None without any); True when the verdict or its reason changed since the
+        last check, so that watchers hear of it (a session that stops waiting included)."""
+        self.waiting_reason = reason
+        verdict = (self.waiting_for_input, reason)
+        changed, self._waiting_told = verdict != self._waiting_told, verdict
+        return changed
 
     def mark_exited(self, wait_status: int) -> None:
-        code = os.waitstatus_to_exitcode(wait_status)
-        if code < 0:
-            self.exit_signal = signal.Signals(-code).name
-        else:
-            self.exit_code = code
-        self.ended_ms = now_ms()
+        """The run is over and nothing of it survives: record the leader's wait status."""
+        self.exit.exited(wait_status)
         self._ended_mono = time.monotonic()
-        self.waiting = False
-        self.kernel_wait = None
+        self.waiting_reason = None
 
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session."""
-        idle = self.idle_ms()
+        out = self.output
         return {
             "sessionId": self.id,
             "status": self.status,
@@ -331,24 +231,64 @@ class Session:
             "pty": self.pty,
             "backgrounded": self.backgrounded,
             "cwd": self.cwd,
-            "host": self.host_kind,
+            "host": self.placement,
             "elevated": self.elevated,
             "startedAt": iso(self.started_ms),
-            "endedAt": iso(self.ended_ms),
-            "durationMs": self.runtime_ms(),
-            "exitCode": self.exit_code,
-            "exitSignal": self.exit_signal,
-            "timedOut": self.timed_out,
-            "killedBy": self.killed_by,
-            "cleanup": self.cleanup,
-            "leftoverPids": self.leftover,
-            "containment": self.enclosure.kind if self.enclosure is not None else None,
-            "truncated": self.output.truncated,
-            "droppedChars": self.output.gap(),
+            "endedAt": iso(self.exit.ended_ms),
+            "durationMs": self.runtime_ms(),  # how long it has run: until now, or until it ended
+            "exitCode": self.exit.code,
+            "exitSignal": self.exit.signal,
+            "timedOut": self.exit.timed_out,
+            "killedBy": self.exit.killed_by,
+            "cleanup": self.exit.cleanup,
+            "leftoverPids": self.exit.leftover,
+            "containment": self.containment,
+            "truncated": out.truncated,
+            "droppedChars": out.gap(),
             "stdinWritable": self.stdin_writable,
-            "waitingForInput": self.running and self.compute_waiting(),
-            "waitingReason": self.kernel_wait,
-            "idleMs": idle,
-            "lastOutputAt": iso(self.last_output_ms),
+            "waitingForInput": self.waiting_for_input,
+            "waitingReason": self.waiting_reason,
+            "idleMs": self.idle_ms(),
+            "lastOutputAt": iso(self.capture.last_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,
         }
+
+    # -- as data --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Everything a restarted host needs to show this session again, in one JSON shape: what it is,
+        where it ran, its output (text and raw), inputs, end, and the settings it was admitted with."""
+        return {
+            "format": FORMAT, "sessionId": self.id, "command": self.command, "name": self.name,
+            "agent": self.agent, "cwd": self.cwd, "pty": self.pty, "settings": asdict(self.settings),
+            "order": self.order, "startedMs": self.started_ms, "durationMs": self.runtime_ms(),
+            "backgrounded": self.backgrounded, "placement": self.placement, "pid": self.pid,
+            "containment": self.containment, "output": self.capture.to_json(), "inputs": self.inputs.to_json(),
+            "exit": self.exit.to_json(), "modes": self.tracked_modes.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], on_change: Callable[[str, Session], None]) -> Session:
+        """The session ``to_json`` wrote, without its live child: a finished one as it ended, a running one
+        as it stood (until a launcher hands it a child again, it has no writable stdin)."""
+        if d.get("format") != FORMAT:
+            raise ValueError(f"not a session record of format {FORMAT}: {d.get('format')!r}")
+        fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in d["settings"].items()}
+        settings = ExecSettings(**fields)  # JSON turned its tuples (secrets, PATH entries) into lists
+        session = cls(d["sessionId"], d["command"], d["name"], d["agent"], d["cwd"], d["pty"], settings, on_change)
+        _next_order(d["order"])  # sessions started later come after it
+        session.order = d["order"]
+        session.started_ms = d["startedMs"]
+        session.backgrounded = d["backgrounded"]
+        session.placement, session.pid, session.containment = d["placement"], d["pid"], d["containment"]
+        session.capture = OutputCapture.from_json(d["output"], lambda: on_change("output", session))
+        session.inputs = InputLog.from_json(d["inputs"])
+        session.exit = ExitRecord.from_json(d["exit"])
+        session.tracked_modes = ModeTracker.from_json(d["modes"])
+        now = time.monotonic()  # monotonic times do not survive a restart: rebuilt from the wall clock
+        if session.exit.ended_ms is None:
+            session._started_mono = now - max(0, now_ms() - session.started_ms) / 1000
+        else:
+            session._ended_mono = now - max(0, now_ms() - session.exit.ended_ms) / 1000
+            session._started_mono = session._ended_mono - d["durationMs"] / 1000
+            session.done.set()
+        return session

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from ..core import events as ev
 from ..core.events import Event
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 from . import protocol as p
 
 CONFINED = -32001  # JSON-RPC error: a confined connection asked for what only the operator may do
@@ -62,7 +62,7 @@ class Confinement:
                           f"not as {agent!r}")
         return self.agent
 
-    def sees(self, event: Event, host: ToolHost) -> Event | None:
+    def sees(self, event: Event, host: SessionHost) -> Event | None:
         """The event if it concerns this agent's sessions (a snapshot cut down to them), else None."""
         if event.kind == ev.SNAPSHOT:
             sessions = [d for d in event.data.get("sessions", []) if d.get("agent") == self.agent]
@@ -73,14 +73,14 @@ class Confinement:
         return event if mine else None
 
 
-def confinement(host: ToolHost, writer: asyncio.StreamWriter) -> Confinement | None:
+def confinement(host: SessionHost, writer: asyncio.StreamWriter) -> Confinement | None:
     """Who is on the other end of ``writer``: None for a process outside every session of this host."""
     sock = writer.get_extra_info("socket")
     try:
         pid = _CREDS.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDS.size))[0]
     except (AttributeError, OSError):
         return None
-    session_id = host.containment.session_of(pid) if pid > 0 else None
+    session_id = host.supervisor.containment.session_of(pid) if pid > 0 else None
     if session_id is None:
         return None
     session = host.session(session_id)

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from ..core import calltext
+from ..core import toolcall
 from ..core.results import failure
 from . import protocol as p
 from .paths import SocketPathError, check_length, socket_path
@@ -94,13 +94,10 @@ class HostClient:
         ``call`` as text is decoded once, here, and must be a JSON object: the host would decode a JSON
         string a second time and run what it holds.
         """
-        if isinstance(call, str):
-            try:
-                call = calltext.loads(call)
-            except calltext.BadJSON as exc:
-                return failure(f"the call is not valid JSON: {exc}", "invalid-json")
-        if not isinstance(call, dict):
-            return p.not_a_call(call)
+        try:
+            call = toolcall.read(call)
+        except toolcall.BadCall as exc:
+            return exc.result
         try:
             result: dict[str, Any] = await self.request("call", {"call": call, "agent": agent})
         except p.MessageTooLarge as exc:

@@ -63,6 +63,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from .. import __version__
 from ..core.results import failure
+from ..core.toolcall import TOOL_NAMES, unknown_tool
 from . import protocol as p
 from .autostart import HostUnavailable, start_host
 from .client import HostClient, NoHost
@@ -71,7 +72,6 @@ from .paths import find_host, socket_path
 
 DEFAULT_SCOPE = "mcp"
 LOGGER = "openclaw-tui"
-TOOLS = ("exec", "process")
 LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
 
 
@@ -162,8 +162,8 @@ class McpBridge:
 
     # -- tool calls -------------------------------------------------------------------------------
     async def call(self, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-        if name not in TOOLS:
-            return failure(f"unknown tool {name!r}; valid tools: exec, process", "unknown-tool")
+        if name not in TOOL_NAMES:
+            return unknown_tool(name)
         args = dict(arguments or {})
         if "tool" in args and args.pop("tool") != name:
             return failure(

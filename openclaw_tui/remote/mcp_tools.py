@@ -20,7 +20,8 @@ import mcp_types as types
 from pydantic import AliasChoices, BaseModel
 
 from ..core.config import POLL_WAIT_MAX_MS
-from ..core.models import ACTIONS, ExecParams, ProcessParams
+from ..core.models import ACTIONS, ProcessParams
+from ..core.tools import TOOLS
 
 EXEC_DESCRIPTION = (
     "Run a shell command (the user's shell, -c) on this machine, or with host: \"node\" and node: NAME on a "
@@ -163,9 +164,15 @@ def plain_typed(prop: dict[str, Any]) -> dict[str, Any]:
     return prop
 
 
+# How each tool of the host's table is presented: title, description, and whether it reaches outside.
+PRESENTATION: dict[str, tuple[str, str, bool]] = {
+    "exec": ("Run a shell command", EXEC_DESCRIPTION, True),
+    "process": ("Supervise background sessions", PROCESS_DESCRIPTION, False),
+}
+
+
 def tool_definitions() -> list[types.Tool]:
-    """The two tools, with input schemas generated from the models the host validates with."""
-    return [
-        _tool("exec", "Run a shell command", EXEC_DESCRIPTION, ExecParams, open_world=True),
-        _tool("process", "Supervise background sessions", PROCESS_DESCRIPTION, ProcessParams, open_world=False),
-    ]
+    """The host's tools (:data:`~openclaw_tui.core.tools.TOOLS`), with input schemas generated from the
+    models the host validates with."""
+    return [_tool(name, *PRESENTATION[name][:2], tool.params, open_world=PRESENTATION[name][2])
+            for name, tool in TOOLS.items()]

@@ -12,18 +12,19 @@ from __future__ import annotations
 import asyncio
 import base64
 import time
-from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
 from ..core import events as ev
-from ..core.buffers import Chunk, Output
+from ..core.buffers import Output
+from ..core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
 from ..core.events import Event, Listener
+from ..core.exitrecord import RUNNING, ExitRecord
+from ..core.inputlog import InputLog
 from ..core.modes import ModeTracker
 from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
-from ..core.session import DEFAULT_PTY_SIZE, INPUT_HISTORY, RUNNING, InputRecord
 from .client import HostClient
 
 
@@ -36,14 +37,14 @@ def _ms(stamp: str | None) -> int | None:
 class RemoteSession:
     """A session of a remote host, kept current from its events."""
 
-    def __init__(self, host: RemoteHost, details: dict[str, Any]) -> None:
+    def __init__(self, host: RemoteHost, details: dict[str, Any], order: int) -> None:
         self._host = host
         self.id: str = details["sessionId"]
         self.raw = RawRing()
-        self.modes = ModeTracker()
-        self._inputs: deque[InputRecord] = deque(maxlen=INPUT_HISTORY)
-        self.order = 0
-        self._output = Output(200_000, 200_000)
+        self.tracked_modes = ModeTracker()
+        self._inputs = InputLog()
+        self.order = order  # as the host listed them: its snapshot oldest first, then new ones
+        self._output = Output(DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX)  # until the first fetch brings the host's
         self._output_stale = True
         self._inputs_stale = True
         self._fetching = False
@@ -55,14 +56,13 @@ class RemoteSession:
         self._received = time.monotonic()
         self.name, self.command, self.agent = d["name"], d["command"], d.get("agent")
         self.pid, self.pty, self.cwd = d.get("pid"), d.get("pty", False), d.get("cwd", "")
-        self.status, self.exit_code, self.exit_signal = d["status"], d.get("exitCode"), d.get("exitSignal")
-        self.timed_out, self.cleanup = d.get("timedOut", False), d.get("cleanup")
+        self.status = d["status"]
+        self.exit = ExitRecord.from_details(d, _ms(d.get("endedAt")))
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
-        self.host_kind = d.get("host", "gateway")
+        self.placement = d.get("host", "gateway")
         self.stdin_writable = d.get("stdinWritable", False)
-        self.waiting, self.kernel_wait = d.get("waitingForInput", False), d.get("waitingReason")
+        self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
         self.started_ms = _ms(d.get("startedAt")) or 0
-        self.ended_ms = _ms(d.get("endedAt"))
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -76,9 +76,6 @@ class RemoteSession:
     def idle_ms(self) -> int:
         return int(self._details.get("idleMs") or 0)
 
-    def compute_waiting(self) -> bool:
-        return bool(self.running and self.waiting)
-
     def details(self) -> dict[str, Any]:
         return {**self._details, "durationMs": self.runtime_ms()}
 
@@ -91,7 +88,7 @@ class RemoteSession:
         return self._output
 
     @property
-    def inputs(self) -> deque[InputRecord]:
+    def inputs(self) -> InputLog:
         """The last fetched inputs; a fetch starts when the host recorded input since.
 
         A PTY session on view is drawn from raw bytes and never reads ``output``, so the inputs cannot
@@ -125,14 +122,8 @@ class RemoteSession:
             for c in r["chunks"]:
                 self._output.append(c["stream"], c["text"])
         else:
-            out = Output(200_000, 200_000)
-            out.head = r.get("head", "")
-            for c in r["chunks"]:
-                out.tail.chunks.append(Chunk(c["stream"], c["text"]))
-                out.tail.size += len(c["text"])
-            out.total_chars = r["totalChars"]
-            self._output = out
-        inputs = deque((InputRecord.from_json(i) for i in r["inputs"]), maxlen=INPUT_HISTORY)
+            self._output = Output.from_json(r)
+        inputs = InputLog.from_json(r["inputs"])
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
         self._host.publish(Event(ev.OUTPUT, self.id, {}))
@@ -151,7 +142,7 @@ class RemoteSession:
         if self.raw.size is not None:
             return self.raw.size
         size = self._details.get("ptySize") or {}
-        return int(size.get("cols", DEFAULT_PTY_SIZE[0])), int(size.get("rows", DEFAULT_PTY_SIZE[1]))
+        return int(size.get("cols", PTY_SIZE[0])), int(size.get("rows", PTY_SIZE[1]))
 
     def resize(self, cols: int, rows: int) -> None:
         """Ask the host to resize the PTY; the size comes back in the raw stream, where it happened."""
@@ -185,7 +176,7 @@ class RemoteSession:
         for mark in sizes or ():
             self.raw.mark_size(SizeMark(*(int(v) for v in mark)))
         if self.pty:
-            self.modes.feed(data)
+            self.tracked_modes.feed(data)
         for cb in list(self._raw_listeners):
             cb()
 
@@ -264,9 +255,8 @@ class RemoteHost:
                 self._listeners.remove(listener)
 
     def _add(self, details: dict[str, Any]) -> RemoteSession:
-        session = RemoteSession(self, details)
         self._order += 1
-        session.order = self._order
+        session = RemoteSession(self, details, self._order)
         self._sessions[session.id] = session
         return session
 

@@ -145,7 +145,7 @@ def prefix_ids(text: str, node: str, ids: Iterable[Any]) -> str:
 
 def _unreachable(node: str, details: dict[str, Any]) -> dict[str, Any]:
     """A session last seen on a node that does not answer now, as ``list`` shows it."""
-    d = {k: v for k, v in details.items() if k != "durationMs"}
-    d.update(sessionId=join_id(node, d["sessionId"]), node=node, nodeReachable=False,
-             runtimeMs=details.get("durationMs"), waitingForInput=False, waitingReason=None)
+    d = dict(details)
+    d.update(sessionId=join_id(node, d["sessionId"]), node=node, nodeReachable=False, waitingForInput=False,
+             waitingReason=None)
     return d

@@ -15,8 +15,11 @@ raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str}     {bytesWritten, bytesQueued} (operator
                                                                keystrokes; recorded with who sent them)
 session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], head?, totalChars,
-                                                               incremental, inputs}
+session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
+                                                               incremental, inputs} — when not
+                                                               incremental, the whole retained text
+                                                               (``Output.to_json``: head, headMax,
+                                                               maxChars, tailDropped ...)
 =================  ==========================================  =========================================
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are
@@ -49,8 +52,6 @@ current size as ``ptySize`` {cols, rows} (null for a pipe session).
 from __future__ import annotations
 
 import json
-
-from ..core.results import failure
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
@@ -88,24 +89,6 @@ def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
     if call.get("tool") == "exec" and call.get("workdir") is None and call.get("host") != "node":
         return {**call, "workdir": cwd}
     return call
-
-
-def not_a_call(value: Any) -> dict[str, Any]:
-    """The failed result for a tool call that is not a JSON object (a string is never decoded a second time)."""
-    return failure(
-        f'a tool call must be a JSON object like {{"tool": "exec", "command": "ls"}}, not {_json_kind(value)}',
-        "invalid-call",
-    )
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, str):
-        return "a JSON string"
-    if isinstance(value, list):
-        return "a JSON array"
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    return "a number" if isinstance(value, int | float) else type(value).__name__
 
 
 def encode(message: dict[str, Any]) -> bytes:

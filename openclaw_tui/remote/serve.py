@@ -45,7 +45,7 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
 
     for sig in SIGNALS:
         loop.add_signal_handler(sig, on_signal)
-    containment = host.containment
+    containment = host.supervisor.containment
     print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
           flush=True)
     report = loop.create_task(_report_sweep(host))

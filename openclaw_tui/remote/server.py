@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..core import calltext
+from ..core import calltext, toolcall
 from ..core import events as ev
 from ..core.events import Event
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 from ..core.results import failure
 from ..core.session import Session
 from . import protocol as p
@@ -50,7 +50,7 @@ class AlreadyServing(RuntimeError):
 class HostServer:
     """Serves ``host`` on the Unix socket at ``path`` (see ``protocol.py``)."""
 
-    def __init__(self, host: ToolHost, path: Path) -> None:
+    def __init__(self, host: SessionHost, path: Path) -> None:
         self.host = host
         self.path = Path(path)
         self._server: asyncio.AbstractServer | None = None
@@ -167,7 +167,7 @@ def is_serving(path: Path) -> bool:
 
 
 class _Connection:
-    def __init__(self, host: ToolHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+    def __init__(self, host: SessionHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  confined: Confinement | None = None) -> None:
         self.host = host
         self.confined = confined
@@ -303,8 +303,10 @@ class _Connection:
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
             _text("agent", agent)
-        if not isinstance(call, dict):  # the protocol's call is an object: a string is not decoded again
-            return p.not_a_call(call)
+        try:  # the protocol's call is an object: a string is not decoded again
+            call = toolcall.as_object(call)
+        except toolcall.BadCall as exc:
+            return exc.result
         try:
             agent = agent if self.confined is None else self.confined.as_agent(agent)
         except Refused as exc:
@@ -380,17 +382,11 @@ class _Connection:
         if since is not None:
             _offset("since", since)
         out = session.output
-        base = {"totalChars": out.total_chars, "inputs": [r.to_json() for r in session.inputs]}
-        if since is not None and out.total_chars - out.tail.size <= since <= out.total_chars:
-            need, pieces = out.total_chars - since, []
-            for chunk in reversed(out.tail.chunks):
-                if need <= 0:
-                    break
-                pieces.append({"stream": chunk.stream, "text": chunk.text[-need:]})
-                need -= len(chunk.text)
-            return {**base, "incremental": True, "chunks": pieces[::-1]}
-        chunks = [{"stream": c.stream, "text": c.text} for c in out.tail.chunks]
-        return {**base, "incremental": False, "chunks": chunks, "head": out.head}
+        base = {"totalChars": out.total_chars, "inputs": session.inputs.to_json()}
+        new = out.since(since) if since is not None else None
+        if new is not None:
+            return {**base, "incremental": True, "chunks": [c.to_json() for c in new]}
+        return {**base, "incremental": False, **out.to_json(pending=False)}
 
 
 def _valid_id(id_: Any) -> bool:

@@ -18,21 +18,29 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from openclaw_tui.core.modes import ALT_SCREENS, ModeTracker
+from openclaw_tui.core import vt
+from openclaw_tui.core.modes import ModeTracker
 
 if TYPE_CHECKING:
     from .screen import TerminalScreen
 
+
+
+def _private(mode: int, on: bool) -> bytes:
+    """``ESC [ ? mode h`` (set) or ``l`` (reset)."""
+    return f"\x1b[?{mode}{vt.SM if on else vt.RM}".encode()
+
+
+_CLEAR = f"\x1b[2{vt.ED}".encode()
 _RESETS = (
-    b"\x1bc",
-    b"\x1b[2J",
-    *(b"\x1b[?%dh" % m for m in ALT_SCREENS),
-    *(b"\x1b[?%dl" % m for m in ALT_SCREENS),
+    f"\x1b{vt.RIS}".encode(),
+    _CLEAR,
+    *(_private(m, True) for m in vt.ALT_SCREENS),
+    *(_private(m, False) for m in vt.ALT_SCREENS),
 )
-_HOMES = (b"\x1b[H", b"\x1b[1;1H", b"\x1b[;H", b"\x1b[1H")
-_SGR = re.compile(rb"\x1b\[[0-9;:]*m")
+_HOMES = tuple(f"\x1b[{p}{vt.CUP}".encode() for p in ("", "1;1", ";", "1"))
+_SGR = re.compile(f"\x1b\\[[0-9;:]*{vt.SGR}".encode())
 _SGR_WINDOW = 4096
-_CARRIED_MODES = (1, 9, 1000, 1002, 1003, 1005, 1006, 1015, 2004)
 
 
 class RestartPlan(NamedTuple):
@@ -49,7 +57,7 @@ def last_reset(data: bytes, lo: int = 0) -> int:
         found = data.rfind(pattern, lo)
         if found > best:
             best = found
-            if pattern == b"\x1b[2J":
+            if pattern == _CLEAR:
                 for home in _HOMES:
                     if data.endswith(home, 0, found):
                         best = found - len(home)
@@ -107,15 +115,16 @@ def mode_sequences(modes: dict[int, bool], fresh: bool, current: dict[int, bool]
     """Escape sequences putting a screen into ``modes`` (from blank when ``fresh``, else from ``current``)."""
     before = {} if fresh else current
     out = []
-    alt_now = any(before.get(m, False) for m in ALT_SCREENS)
-    alt_next = any(modes.get(m, False) for m in ALT_SCREENS)
+    alt_now = any(before.get(m, False) for m in vt.ALT_SCREENS)
+    alt_next = any(modes.get(m, False) for m in vt.ALT_SCREENS)
     if alt_next != alt_now:
-        out.append(b"\x1b[?1049h" if alt_next else b"\x1b[?1049l")
-    for mode in _CARRIED_MODES:
+        out.append(_private(vt.ALT_SCREEN_SAVE_CURSOR, alt_next))
+    for mode in vt.INPUT_MODES:
         if modes.get(mode, False) != before.get(mode, False):
-            out.append(b"\x1b[?%d%s" % (mode, b"h" if modes.get(mode) else b"l"))
-    if modes.get(25, True) != before.get(25, True):
-        out.append(b"\x1b[?25h" if modes.get(25, True) else b"\x1b[?25l")
+            out.append(_private(mode, bool(modes.get(mode))))
+    shown = modes.get(vt.CURSOR_SHOWN, True)
+    if shown != before.get(vt.CURSOR_SHOWN, True):
+        out.append(_private(vt.CURSOR_SHOWN, shown))
     return b"".join(out)
 
 
@@ -140,7 +149,7 @@ def skip_ahead(
     size the rest of ``data`` is drawn at, for counting back a screenful of lines. Returns the index in
     ``data`` to feed from, so the caller can apply the resizes after it and time that parse.
     """
-    plan = plan_restart(data, max(rows or 0, screen.lines), max(cap, 4096), enough=screen.lines)
+    plan = plan_restart(data, max(rows or 0, screen.rows), max(cap, 4096), enough=screen.rows)
     if plan.start > 0 or gap:
         skipped = data[: plan.start]
         modes = carried_modes(screen.private_modes, skipped)

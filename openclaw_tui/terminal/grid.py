@@ -1,180 +1,160 @@
-"""Putting characters on the grid: drawing, erasing, inserting and deleting characters.
+"""The grid: a screen's cells, the rows scrolled off its top, and the main screen kept under the alternate.
 
-These replace stock pyte's versions, for speed and for correctness. Runs of narrow characters are
-written with one dict update instead of one call per character; wide characters wrap before the last
-column and never leave half of themselves behind; zero-width characters (combining marks, variation
-selectors, zero-width space, and whatever follows a zero-width joiner) attach to the cell before the
-cursor instead of ending the draw; erasing, inserting and deleting leave blanks in the background colour
-(as xterm and tmux do); ``ESC[3J`` clears only the history kept for resizes, as in xterm and tmux;
-``CSI b`` repeats the last character. Each row records how far programs wrote into it and whether an
-autowrap ran it on, tmux's marks for rewrapping after a resize (see :mod:`.reflow`). Mixed into
-:class:`TerminalScreen`.
+A type of its own, as alacritty keeps its grid apart from the terminal that drives it: it knows rows and
+cells, never the cursor, the modes or the escape sequences (those are :class:`~.screen.TerminalScreen`'s).
+Rows are list entries, so scrolling a region is one list splice instead of stock pyte's row-by-row dict
+shuffle (the largest cost when output scrolls). Rows that scrolling, inserting and deleting bring in are
+filled with the blank the caller gives (background colour erase). On the main screen the rows scrolled off
+the top are kept in a short history, as tmux keeps them, only so that a resize can pull them back or
+rewrap them (:mod:`.reflow`); they are never shown: scrollback comes from the session's retained text.
+Moves and clears drop the ``wrapped`` mark of the rows next to where they cut, exactly where tmux's line
+moves and clears drop it, because that mark decides how rows are rewrapped after a resize. Erasing,
+inserting and deleting cells never leave half a wide character behind. The painter reads ``dirty``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from .cells import DEFAULT_CELL, STUB, Cell, Row, blank_row, cells_of, new_grid
+from .reflow import Lines
 
-from pyte import modes as mo
-
-from .cells import DEC_GRAPHICS, DEFAULT_CELL, STUB, ZWJ, Cell, blank_of, blank_row, cells_of, char_width
-from .style import DEFAULT_STYLE
-
-_MAX_CELL_DATA = 32  # a cell stops collecting combining marks past this (zalgo text)
+HISTORY_LINES = 1000  # rows kept for resizes; a tenth is dropped at once when full, as tmux trims its history
 
 
-class GridOps:
-    """Drawing and editing of the character grid (``self.buffer``: a list of rows, each {column: Cell})."""
+class Grid:
+    """The cells of one terminal screen.
 
-    buffer: Any
-    cursor: Any
-    columns: int
-    lines: int
-    margins: Any
-    mode: set[int]
-    dirty: set[int]
-    tabstops: set[int]
-    _graphics: list[bool]
-    _shift: int
-    _joining: bool
-    _last_char: str
-    _cells: Any
-    history: list[Any]
+    Attributes:
+        width, height: size in cells.
+        rows: the visible rows, top first (each a sparse {column: Cell}, see :class:`~.cells.Row`).
+        history: rows scrolled off the top of the main screen, oldest first (kept for resizes only).
+        hscrolled: how many of those scrolling put there (a taller screen pulls them back).
+        dirty: rows changed since the painter last took them.
+    """
 
-    if TYPE_CHECKING:
+    __slots__ = ("_main", "_main_size", "dirty", "height", "history", "hscrolled", "rows", "width")
 
-        def wrap_line(self) -> None: ...
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.rows: list[Row] = new_grid(height)
+        self.history: list[Row] = []
+        self.hscrolled = 0
+        self.dirty: set[int] = set(range(height))
+        self._main: list[Row] | None = None  # the main screen's rows while the alternate screen is shown
+        self._main_size = (width, height)
 
-        def _blank(self) -> Cell: ...
+    @property
+    def alternate(self) -> bool:
+        """Whether the alternate screen is shown (the main screen's rows are kept aside)."""
+        return self._main is not None
 
-        def _clear_to_history(self) -> int: ...
+    def reset(self) -> None:
+        """Blank rows, main screen shown (the history stays: only ``ESC [ 3 J`` clears it)."""
+        self._main = None
+        self.rows = new_grid(self.height)
+        self.dirty.update(range(self.height))
 
-        def clear_history(self) -> None: ...
+    # -- rows: tmux's two primitives, and scrolling ----------------------------------------------
 
-        def _unwrap_above(self, y: int) -> None: ...
+    def fresh(self, fill: Cell) -> Row:
+        return Row() if fill is DEFAULT_CELL else blank_row(fill, self.width)
 
+    def touch(self, start: int, end: int) -> None:
+        if len(self.dirty) < self.height:
+            self.dirty.update(range(start, end))
 
-    # -- text ------------------------------------------------------------------------------------
+    def unwrap_above(self, y: int) -> None:
+        """The row above row ``y`` (the newest history row, above the top row) no longer runs on into it."""
+        above = self.rows[y - 1] if y > 0 else (self.history[-1] if self.history else None)
+        if above is not None and above.wrapped:
+            above.wrapped = False
 
-    def draw(self, text: str) -> None:
-        """Write printable text at the cursor (the parser never passes control characters here)."""
-        if self._graphics[self._shift]:
-            text = text.translate(DEC_GRAPHICS)
-        elif text.isascii():
-            cursor = self.cursor
-            x = cursor.x
-            end = x + len(text)
-            if end < self.columns and mo.IRM not in self.mode:
-                # The common case, kept short: ASCII that fits on the cursor's row.
-                line = self.buffer[cursor.y]
-                cells = self._cells
-                if cells.style is not cursor.attrs.style:
-                    cells = self._current_cells()
-                if STUB in (line.get(x, DEFAULT_CELL).data, line.get(end, DEFAULT_CELL).data):
-                    self._split_wide(line, x, end)
-                line.update(zip(range(x, end), map(cells.__getitem__, text)))
-                if end > line.used:
-                    line.used = end
-                cursor.x = end
-                self.dirty.add(cursor.y)
-                self._joining = False
-                self._last_char = text[-1]
-                return
-            self._draw_narrow(text)
+    def move_rows(self, dest: int, src: int, count: int, fill: Cell) -> None:
+        """Move ``count`` rows from ``src`` to ``dest``; rows left behind become fresh rows of ``fill``."""
+        if count <= 0 or src == dest:
             return
-        if text.isascii():
-            self._draw_narrow(text)
+        rows = self.rows
+        self.unwrap_above(dest)
+        moving = rows[src : src + count]
+        for y in range(src, src + count):
+            if not dest <= y < dest + count:
+                rows[y] = self.fresh(fill)
+        rows[dest : dest + count] = moving
+        if not dest <= src < dest + count:
+            self.unwrap_above(src)
+        self.touch(min(src, dest), max(src, dest) + count)
+
+    def clear_rows(self, first: int, count: int, fill: Cell) -> None:
+        """Fresh rows of ``fill`` at ``first`` onwards; the row above no longer runs on into them."""
+        if count <= 0:
             return
-        widths = list(map(char_width, text))
-        if not self._joining and widths.count(1) == len(widths):
-            self._draw_narrow(text)
-        else:
-            self._draw_mixed(text, widths)
+        self.rows[first : first + count] = [self.fresh(fill) for _ in range(count)]
+        self.unwrap_above(first)
+        self.touch(first, first + count)
 
-    def _current_cells(self) -> Any:
-        """Cells in the cursor's style; remembered, since the style changes far less often than text runs."""
-        cells = self._cells
-        style = self.cursor.attrs.style
-        if cells.style is not style:
-            cells = self._cells = cells_of(style)
-        return cells
-
-    def _draw_narrow(self, text: str) -> None:
-        cursor, columns, buffer = self.cursor, self.columns, self.buffer
-        cells = self._current_cells()
-        wrap = mo.DECAWM in self.mode
-        insert = mo.IRM in self.mode
-        pos, length = 0, len(text)
-        while pos < length:
-            x = cursor.x
-            if x >= columns:
-                if wrap:
-                    self.wrap_line()
-                    x = 0
-                else:
-                    x = columns - 1
-                    pos = length - 1  # without autowrap every further character lands on the last column
-            chunk = text[pos : pos + columns - x]
-            end = x + len(chunk)
-            if insert:
-                cursor.x = x
-                self.insert_characters(len(chunk))
-            line = buffer[cursor.y]
-            self._split_wide(line, x, end)
-            line.update(zip(range(x, end), map(cells.__getitem__, chunk)))
-            if end > line.used:
-                line.used = end
-            cursor.x = end
-            pos += len(chunk)
-            self.dirty.add(cursor.y)
-        self._joining = False
-        self._last_char = text[-1]
-
-    def _draw_mixed(self, text: str, widths: list[int]) -> None:
-        cursor, columns = self.cursor, self.columns
-        cells = self._current_cells()
-        wrap = mo.DECAWM in self.mode
-        for char, width in zip(text, widths):
-            if width == 0 or self._joining:
-                self._combine(char)
-                continue
-            x = cursor.x
-            if x + width > columns:
-                if wrap:
-                    self.wrap_line()
-                    x = 0
-                else:
-                    x = columns - width
-            if mo.IRM in self.mode:
-                cursor.x = x
-                self.insert_characters(width)
-            line = self.buffer[cursor.y]
-            self._split_wide(line, x, x + width)
-            line[x] = cells[char]
-            if width == 2:
-                line[x + 1] = cells[STUB]
-            line.used = max(line.used, x + width)
-            cursor.x = x + width
-            self._last_char = char
-            self.dirty.add(cursor.y)
-
-    def _combine(self, char: str) -> None:
-        """Attach a zero-width character to the cell before the cursor (dropped at column 0, like tmux)."""
-        self._joining = char == ZWJ
-        x = min(self.cursor.x, self.columns) - 1
-        if x < 0:
+    def scroll_up(self, top: int, bottom: int, count: int, fill: Cell) -> None:
+        """Scroll rows ``top..bottom`` up; on the main screen the rows leaving the top go to the history."""
+        count = min(count, bottom - top + 1)
+        rows = self.rows
+        if self._main is None:
+            self.to_history(rows[top : top + count])
+            rows[top : bottom + 1] = rows[top + count : bottom + 1] + [self.fresh(fill) for _ in range(count)]
+            self.touch(top, bottom + 1)
             return
-        line = self.buffer[self.cursor.y]
-        cell = line.get(x, DEFAULT_CELL)
-        if cell.data == STUB and x > 0:
-            x -= 1
-            cell = line.get(x, DEFAULT_CELL)
-        if len(cell.data) < _MAX_CELL_DATA:
-            line[x] = Cell(cell.data + char, cell.style)
-            line.used = max(line.used, x + 1)
-            self.dirty.add(self.cursor.y)
+        for _ in range(count):  # tmux moves the rows and nothing else: the bottom row is the one left behind
+            self.move_rows(top, top + 1, bottom - top, fill)
 
-    def _split_wide(self, line: dict[int, Cell], start: int, end: int) -> None:
+    def scroll_down(self, top: int, bottom: int, count: int, fill: Cell) -> None:
+        for _ in range(min(count, bottom - top + 1)):
+            self.move_rows(top + 1, top, bottom - top, fill)
+            self.clear_rows(top, 1, fill)
+
+    def scroll_off_top(self, fill: Cell) -> None:
+        """The commonest scroll of all (output running off the bottom of a main screen with no margins),
+        kept short: the top row goes to the history and a fresh one comes in at the bottom."""
+        rows, history = self.rows, self.history
+        history.append(rows.pop(0))
+        rows.append(Row() if fill is DEFAULT_CELL else blank_row(fill, self.width))
+        if len(history) > HISTORY_LINES:
+            del history[: HISTORY_LINES // 10]
+        self.hscrolled = min(self.hscrolled + 1, len(history))
+        if len(self.dirty) < self.height:
+            self.dirty.update(range(self.height))
+
+    # -- the history -----------------------------------------------------------------------------
+
+    def to_history(self, rows: list[Row]) -> None:
+        history = self.history
+        if len(history) + len(rows) > HISTORY_LINES:
+            del history[: len(history) + len(rows) - HISTORY_LINES + HISTORY_LINES // 10]
+        history.extend(rows)
+        self.hscrolled = min(self.hscrolled + len(rows), len(history))
+
+    def clear_history(self) -> None:
+        """``CSI 3 J``: forget the rows scrolled off the top."""
+        self.history = []
+        self.hscrolled = 0
+
+    def clear_to_history(self, fill: Cell) -> int:
+        """A full clear of the main screen first scrolls its used rows into the history, as tmux does, and
+        then they cannot be pulled back by a taller screen. Returns how many rows went (fresh ones replace
+        them at the bottom)."""
+        if self._main is not None:
+            return 0
+        last = 0
+        for y, row in enumerate(self.rows):
+            if row.used:
+                last = y + 1
+        if last:
+            self.to_history(self.rows[:last])
+            self.rows[:last] = []
+            self.rows.extend(self.fresh(fill) for _ in range(last))
+            self.hscrolled = 0
+        return last
+
+    # -- cells -----------------------------------------------------------------------------------
+
+    @staticmethod
+    def split_wide(line: dict[int, Cell], start: int, end: int) -> None:
         """Blank the halves of wide characters that writing ``[start, end)`` would cut in two."""
         if start > 0:
             cell = line.get(start)
@@ -185,105 +165,116 @@ class GridOps:
         if cell is not None and cell.data == STUB:
             line[end] = cells_of(cell.style)[" "]
 
-    def repeat_last_character(self, count: int = 1) -> None:
-        """``CSI b`` (REP): draw the previous graphic character ``count`` more times."""
-        if self._last_char:
-            self.draw(self._last_char * min(max(count, 1), self.columns * self.lines))
-
-    # -- erasing ---------------------------------------------------------------------------------
-
-    def _erase(self, y: int, start: int, end: int) -> None:
-        end = min(end, self.columns)
+    def erase(self, y: int, start: int, end: int, blank: Cell) -> None:
+        """Cells ``[start, end)`` of row ``y`` become ``blank``; a whole row erased is a fresh row, and the
+        row above no longer runs on into it (tmux)."""
+        end = min(end, self.width)
         if start >= end:
             return
-        blank = blank_of(self.cursor.attrs.style)
-        if start <= 0 and end >= self.columns:
-            self._clear_row(y, blank)
+        if start <= 0 and end >= self.width:
+            self.rows[y] = blank_row(blank, self.width)
+            self.unwrap_above(y)
         else:
-            line = self.buffer[y]
-            self._split_wide(line, start, end)
+            line = self.rows[y]
+            self.split_wide(line, start, end)
             line.update(dict.fromkeys(range(start, end), blank))
         self.dirty.add(y)
 
-    def _clear_row(self, y: int, blank: Cell) -> None:
-        """A whole row erased is a fresh row, and the row above no longer runs on into it (tmux)."""
-        self.buffer[y] = blank_row(blank, self.columns)
-        self._unwrap_above(y)
-
-    def erase_in_line(self, how: int = 0, private: bool = False) -> None:
-        # A cursor waiting to wrap (x == columns) erases nothing to its right, as in tmux (xterm would
-        # erase the last column); top relies on it to keep its reverse-video header full width.
-        x = self.cursor.x
-        span = {0: (x, self.columns), 1: (0, x + 1), 2: (0, self.columns)}.get(how)
-        if span is None:
-            return
-        if span == (0, self.columns) and not self.buffer[self.cursor.y] and self.cursor.attrs.style.bg is None:
-            return  # tmux leaves a row nothing was ever written to alone, marks included
-        self._erase(self.cursor.y, *span)
-
-    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
-        y = self.cursor.y
-        if how == 0 and (self.cursor.x, y) == (0, 0):
-            how = 2  # the whole screen: it goes to the history first, as in tmux
-        if how == 0:
-            self.erase_in_line(0)
-            rows = range(y + 1, self.lines)
-        elif how == 1:
-            self.erase_in_line(1)
-            rows = range(y)
-        elif how == 2:
-            if self._clear_to_history() == self.lines:
-                return  # every row went to the history and fresh rows came in
-            rows = range(self.lines)
-        else:
-            self.clear_history()  # 3 clears the history only (xterm and tmux)
-            return
-        for row in rows:
-            self._erase(row, 0, self.columns)
-
-    def erase_characters(self, count: int | None = None) -> None:
-        x = self.cursor.x
-        if x < self.columns:
-            self._erase(self.cursor.y, x, min(x + (count or 1), self.columns))
-
-    # -- inserting and deleting characters ---------------------------------------------------------
-
-    def insert_characters(self, count: int | None = None) -> None:
-        """``CSI @`` (ICH): blanks in the background colour at the cursor, the rest of the row moves right."""
-        x, columns = self.cursor.x, self.columns
-        if x >= columns:
-            return
-        count = min(count or 1, columns - x)
-        line = self.buffer[self.cursor.y]
-        moved = {k + count: cell for k, cell in line.items() if k >= x and k + count < columns}
+    def insert_cells(self, y: int, x: int, count: int, blank: Cell) -> None:
+        """``count`` blanks at column ``x`` of row ``y``, the rest of the row moving right (off its end)."""
+        width = self.width
+        line = self.rows[y]
+        moved = {k + count: cell for k, cell in line.items() if k >= x and k + count < width}
         for k in [k for k in line if k >= x]:
             del line[k]
         line.update(moved)
-        line.update(dict.fromkeys(range(x, x + count), self._blank()))
-        if x + count < columns:  # tmux counts the cells it moved as used
-            line.used = columns
-        self.dirty.add(self.cursor.y)
+        line.update(dict.fromkeys(range(x, x + count), blank))
+        if x + count < width:  # tmux counts the cells it moved as used
+            line.used = width
+        self.dirty.add(y)
 
-    def delete_characters(self, count: int | None = None) -> None:
-        """``CSI P`` (DCH): the rest of the row moves left, blanks in the background colour enter at its end."""
-        x, columns = self.cursor.x, self.columns
-        if x >= columns:
-            return
-        count = min(count or 1, columns - x)
-        line = self.buffer[self.cursor.y]
+    def delete_cells(self, y: int, x: int, count: int, blank: Cell) -> None:
+        """``count`` cells gone at column ``x`` of row ``y``: the rest moves left, ``blank`` enters at its end."""
+        width = self.width
+        line = self.rows[y]
         moved = {k - count: cell for k, cell in line.items() if k >= x + count}
         for k in [k for k in line if k >= x]:
             del line[k]
         line.update(moved)
-        line.update(dict.fromkeys(range(columns - count, columns), self._blank()))
-        if x + count < columns:
-            line.used = max(line.used, columns - count)
-        self.dirty.add(self.cursor.y)
+        line.update(dict.fromkeys(range(width - count, width), blank))
+        if x + count < width:
+            line.used = max(line.used, width - count)
+        self.dirty.add(y)
 
-    def alignment_display(self) -> None:
-        """DECALN (``ESC # 8``): the screen filled with ``E``."""
-        cells = cells_of(DEFAULT_STYLE)
-        for line in self.buffer:
-            line.update(dict.fromkeys(range(self.columns), cells["E"]))
-            line.used = self.columns
-        self.dirty.update(range(self.lines))
+    def fill(self, cell: Cell) -> None:
+        """Every cell ``cell`` (DECALN's screen of ``E``)."""
+        for line in self.rows:
+            line.update(dict.fromkeys(range(self.width), cell))
+            line.used = self.width
+        self.dirty.update(range(self.height))
+
+    # -- size, and the alternate screen ----------------------------------------------------------
+
+    def resize(self, width: int, height: int, cursor: tuple[int, int]) -> tuple[int, int]:
+        """New size, as tmux resizes a pane (:mod:`.reflow`): the main screen is rewrapped and keeps its
+        history, the alternate screen is cut or extended for the program to redraw. Returns where the
+        cursor (at ``cursor`` before) is now; it may be past a narrower width, where tmux keeps it."""
+        main = self._main is None
+        lines = Lines(self.history, self.rows, self.hscrolled, main, *cursor)
+        lines.resize(self.width, width, height, reflow=main)
+        return self._take(lines, width, height)
+
+    def enter_alternate(self) -> bool:
+        """Show a blank alternate screen, keeping the main screen's rows aside; False if it already is."""
+        if self._main is not None:
+            return False
+        self._main, self._main_size = self.rows, (self.width, self.height)
+        self.rows = new_grid(self.height)
+        self.dirty.update(range(self.height))
+        return True
+
+    def leave_alternate(self, cursor: tuple[int, int], saved: tuple[int, int] | None
+                        ) -> tuple[int, int] | None:
+        """Show the main screen again. If it was kept at another size it comes back as tmux brings it back:
+        the alternate rows first go back to the kept size (the history may shift with them), the kept rows
+        replace them, and the whole is resized to the current size with the main screen's rules; the
+        cursor (at ``saved`` on the main screen, if given, else at ``cursor``) is brought through and
+        returned. None when the size never changed: the cursor stays where it is."""
+        main = self._main
+        if main is None:
+            return None
+        moved = None
+        width, height = self.width, self.height
+        if self._main_size != (width, height):
+            kept_width, kept_height = self._main_size
+            lines = Lines(self.history, self.rows, self.hscrolled, False, *cursor)
+            lines.resize(width, kept_width, kept_height, reflow=True)
+            x, y = saved if saved is not None else lines.cursor
+            lines = Lines(lines.history, main, lines.hscrolled, True, x, y)
+            lines.resize(kept_width, width, height, reflow=True)
+            x, y = self._take(lines, width, height)
+            moved = min(x, width - 1), y
+        else:
+            self.rows = main
+        self._main = None
+        self.dirty.update(range(self.height))
+        return moved
+
+    def _take(self, lines: Lines, width: int, height: int) -> tuple[int, int]:
+        """Adopt the rows of a resize; returns the cursor."""
+        self.history = lines.history[-HISTORY_LINES:]
+        self.hscrolled = min(lines.hscrolled, len(self.history))
+        self.rows = lines.visible
+        self.width, self.height = width, height
+        self.dirty.update(range(height))
+        return lines.cursor
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def row_cells(self, y: int) -> list[Cell]:
+        """The full width of row ``y`` as cells (a wide character's stub has empty ``data``)."""
+        line = self.rows[y]
+        if not line:
+            return [DEFAULT_CELL] * self.width
+        get = line.get
+        return [get(x, DEFAULT_CELL) for x in range(self.width)]

@@ -41,4 +41,4 @@ def screen_text(source: ScreenSource) -> str:
     x, y = screen.cursor_xy
     which = "alternate screen (a full-screen program)" if screen.modes.alt_screen else "main screen"
     cursor = f"cursor at row {y + 1}, column {x + 1}" if screen.cursor_visible else "cursor hidden"
-    return "\n".join(rows) + f"\n[screen {screen.columns}x{screen.lines}, {which}, {cursor}]"
+    return "\n".join(rows) + f"\n[screen {screen.cols}x{screen.rows}, {which}, {cursor}]"

@@ -10,7 +10,7 @@ alternate screen is not rewrapped (the program redraws it), and the main screen 
 alone until the program leaves it, when it is brought to the new size. A row's width in use is up to the
 last cell a program wrote there (erasing does not lower it), as tmux counts it.
 
-:class:`Lines` runs these steps on history + visible rows; :class:`~.screen.TerminalScreen` builds one for
+:class:`Lines` runs these steps on history + visible rows; :class:`~.grid.Grid` builds one for
 each resize. It is only used on a resize, so it favours being plainly the same algorithm over speed.
 """
 
@@ -181,7 +181,7 @@ class Lines:
         at = line.used
         lines = 0
         wrapped = True
-        source: Row | None = None
+        source: Row | None = None  # the last row taken from, even if only in part
         want = 0
         while yy + 1 + lines < len(rows):
             current = rows[yy + 1 + lines]
@@ -189,38 +189,32 @@ class Lines:
                 break
             if not current.wrapped:
                 wrapped = False
-            used = current.used
-            if used == 0:
+            if current.used == 0:
                 if not wrapped:
                     break
                 lines += 1
                 continue
-            first = current.get(0, DEFAULT_CELL)
-            if width + _cell_width(first) > sx:
+            if width + _cell_width(current.get(0, DEFAULT_CELL)) > sx:
                 break
-            width += _cell_width(first)
-            line[at] = first
-            at += 1
-            source = current  # the last row taken from, even if only in part
-            want = 1
-            while want < used:
-                cell = source.get(want, DEFAULT_CELL)
-                if width + _cell_width(cell) > sx:
-                    break
-                width += _cell_width(cell)
-                line[at] = cell
-                at += 1
-                want += 1
+            source = current
+            at, want, width = _copy_fitting(line, at, current, width, sx)
             lines += 1
-            if not wrapped or want != used or width == sx:
+            if not wrapped or want != current.used or width == sx:
                 break
         line.used = max(line.used, at)
-        if lines == 0:
-            return
+        if lines:
+            self._joined(line, yy, to, lines, source, want, wrapped)
+
+    def _joined(self, line: Row, yy: int, to: int, lines: int, source: Row | None, want: int,
+                wrapped: bool) -> None:
+        """After a join took ``lines`` rows (the last, ``source``, up to cell ``want``): what is left of that
+        row moves to its start, the rows taken whole are gone, and the history's scrolled count follows."""
+        rows = self.rows
         left = source.used - want if source is not None else 0
         if left:
-            moved = Row((x - want, source.get(x, DEFAULT_CELL)) for x in range(want, want + left))  # type: ignore[union-attr]
-            moved.used, moved.wrapped = left, source.wrapped  # type: ignore[union-attr]
+            assert source is not None
+            moved = Row((x - want, source.get(x, DEFAULT_CELL)) for x in range(want, want + left))
+            moved.used, moved.wrapped = left, source.wrapped
             rows[yy + lines] = moved
             lines -= 1
         elif not wrapped:
@@ -264,3 +258,18 @@ class Lines:
         self.rows[yy] = None
         if width < sx and was_wrapped:
             self._join(target, yy, sx, width, already=True)
+
+
+def _copy_fitting(line: Row, at: int, source: Row, width: int, sx: int) -> tuple[int, int, int]:
+    """Copy ``source``'s cells onto ``line`` from column ``at`` while they fit in ``sx`` columns; returns
+    the next column, how many cells were taken, and the width reached."""
+    taken = 0
+    while taken < source.used:
+        cell = source.get(taken, DEFAULT_CELL)
+        if width + _cell_width(cell) > sx:
+            break
+        width += _cell_width(cell)
+        line[at] = cell
+        at += 1
+        taken += 1
+    return at, taken, width

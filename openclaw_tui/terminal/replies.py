@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import time
 
+from openclaw_tui.core import vt
+
 from .ondemand import screen_at
 from .screen import TerminalScreen
 from .source import ScreenSource
 
 WINDOW = 64 * 1024  # most output parsed to find the cursor for one query
+_CURSOR_QUERY_END = f"{vt.CURSOR_REPORT}{vt.DSR}".encode()  # ESC [ 6 n and ESC [ ? 6 n
 BUDGET_S = 0.05  # parse time allowed per second before cursor answers go stale
 
 
@@ -32,7 +35,7 @@ class TerminalReplies:
 
     def __call__(self, end: int, query: bytes) -> bytes:
         """The reply to ``query``, which ends at ring offset ``end``."""
-        if not query.endswith(b"6n"):
+        if not query.endswith(_CURSOR_QUERY_END):
             return _answer(TerminalScreen(1, 1), query)
         now = time.monotonic()
         if now - self._second >= 1.0:

@@ -73,10 +73,6 @@ class Style:
         """A shared copy with some attributes changed."""
         return replace(self, **changes).interned()  # type: ignore[arg-type]
 
-    @property
-    def is_default(self) -> bool:
-        return self is DEFAULT_STYLE
-
 
 DEFAULT_STYLE = Style.of()
 
@@ -109,68 +105,63 @@ def apply_sgr(style: Style, params: str) -> Style:
     return result
 
 
+_NAMES = ("fg", "bg", "bold", "dim", "italic", "underline", "reverse", "strikethrough")
+_PLAIN = dict(zip(_NAMES, DEFAULT_STYLE._fields()))
+
+
 def _apply(style: Style, params: str) -> Style:
     if not params or params == "0":
         return DEFAULT_STYLE
-    attrs = {
-        "fg": style.fg,
-        "bg": style.bg,
-        "bold": style.bold,
-        "dim": style.dim,
-        "italic": style.italic,
-        "underline": style.underline,
-        "reverse": style.reverse,
-        "strikethrough": style.strikethrough,
-    }
+    attrs: dict[str, object] = dict(zip(_NAMES, style._fields()))
     parts = params.split(";")
     i = 0
     while i < len(parts):
         part = parts[i]
         i += 1
         if ":" in part:
-            sub = [int(s) if s.isdigit() else 0 for s in part.split(":")]
-            code = sub[0]
-            if code in (38, 48):
-                attrs["fg" if code == 38 else "bg"] = _colon_colour(sub[1:])
-            elif code == 58:
-                pass  # underline colour: not modelled
-            elif code == 4:
-                attrs["underline"] = len(sub) < 2 or sub[1] != 0
+            _apply_colon(attrs, [int(s) if s.isdigit() else 0 for s in part.split(":")])
             continue
         code = int(part) if part.isdigit() else 0
-        if code == 0:
-            attrs.update(
-                fg=None,
-                bg=None,
-                bold=False,
-                dim=False,
-                italic=False,
-                underline=False,
-                reverse=False,
-                strikethrough=False,
-            )
-        elif 30 <= code <= 37:
-            attrs["fg"] = code - 30
-        elif 40 <= code <= 47:
-            attrs["bg"] = code - 40
-        elif 90 <= code <= 97:
-            attrs["fg"] = code - 82
-        elif 100 <= code <= 107:
-            attrs["bg"] = code - 92
-        elif code == 39:
-            attrs["fg"] = None
-        elif code == 49:
-            attrs["bg"] = None
-        elif code in _FLAG_ON:
-            attrs[_FLAG_ON[code]] = True
-        elif code in _FLAG_OFF:
-            for name in _FLAG_OFF[code]:
-                attrs[name] = False
-        elif code in (38, 48, 58):
+        if code in (38, 48, 58):  # a colour in the parameters that follow
             colour, i = _semicolon_colour(parts, i)
-            if code != 58:
+            if code != 58:  # underline colour: not modelled
                 attrs["fg" if code == 38 else "bg"] = colour
+        else:
+            _apply_code(attrs, code)
     return Style.of(**attrs)  # type: ignore[arg-type]
+
+
+def _apply_colon(attrs: dict[str, object], sub: list[int]) -> None:
+    """A parameter with sub-parameters: ``38:2::r:g:b``, ``48:5:n``, ``4:3`` (curly underline)."""
+    code = sub[0]
+    if code in (38, 48):
+        attrs["fg" if code == 38 else "bg"] = _colon_colour(sub[1:])
+    elif code == 4:
+        attrs["underline"] = len(sub) < 2 or sub[1] != 0
+    # 58 (underline colour) is not modelled
+
+
+def _apply_code(attrs: dict[str, object], code: int) -> None:
+    """A plain parameter: a reset, a palette colour, a default colour, or an attribute on or off."""
+    if code == 0:
+        attrs.update(_PLAIN)
+    elif 30 <= code <= 37:
+        attrs["fg"] = code - 30
+    elif 40 <= code <= 47:
+        attrs["bg"] = code - 40
+    elif 90 <= code <= 97:
+        attrs["fg"] = code - 82
+    elif 100 <= code <= 107:
+        attrs["bg"] = code - 92
+    elif code == 39:
+        attrs["fg"] = None
+    elif code == 49:
+        attrs["bg"] = None
+    elif code in _FLAG_ON:
+        attrs[_FLAG_ON[code]] = True
+    elif code in _FLAG_OFF:
+        for name in _FLAG_OFF[code]:
+            attrs[name] = False
 
 
 def _semicolon_colour(parts: list[str], i: int) -> tuple[Color, int]:

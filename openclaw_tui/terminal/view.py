@@ -51,11 +51,10 @@ class LiveView:
         ring = source.raw
         self.screen = TerminalScreen(*(ring.size_at(ring.start) or tuple(source.pty_size)))
         self.rate = INITIAL_RATE
-        self.catch_ups = 0  # how many times the view skipped ahead (for tests and diagnostics)
         self._offset = ring.start
         self._mark = ring.first_mark_after(ring.start)  # the next size mark to apply
         self._closed = False
-        self._rebuild(int(self.rate * self.budget * ATTACH_BUDGET_FACTOR), count=False)
+        self._rebuild(int(self.rate * self.budget * ATTACH_BUDGET_FACTOR))
         self._unsubscribe = source.add_raw_listener(self._on_raw)
 
     @property
@@ -118,20 +117,18 @@ class LiveView:
         if size >= MIN_SLICE and seconds > 0:
             self.rate = 0.7 * self.rate + 0.3 * (size / seconds)
 
-    def _rebuild(self, cap: int, count: bool = True) -> None:
+    def _rebuild(self, cap: int) -> None:
         """Bring the screen to the ring's end, parsing at most about ``cap`` bytes, resizing where it was resized."""
         ring = self.source.raw
         start, data = ring.read(self._offset)
-        if count:
-            self.catch_ups += 1
         ahead = ring.marks_from(ring.first_mark_after(start))
         begin = skip_ahead(self.screen, data, cap, gap=start > self._offset,
-                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.lines, ahead))
+                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.rows, ahead))
         if begin or start > self._offset:  # restarted at the size in force there: only later resizes apply
             self._mark = ring.first_mark_after(start + begin)
         began = time.perf_counter()
         feed_sized(self.screen, start + begin, data[begin:], ring.marks_from(self._mark))
         self._measure(len(data) - begin, time.perf_counter() - began)
         self._mark = ring.marks_end
-        self.screen.dirty.update(range(self.screen.lines))
+        self.screen.touch_all()
         self._offset = start + len(data)

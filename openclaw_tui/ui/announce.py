@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..core.notify import end_words
+from ..core.exitrecord import end_words
 from ..core.session import FAILED, Session
 from .notices import Notice
 from .sessions.rows import is_waiting
@@ -57,7 +57,7 @@ class Announcer:
             if typing_into is s or sid in self._expected:
                 self._expected.discard(sid)
                 continue  # the operator is typing into it, or asked for it: no news
-            why = " (a password prompt)" if s.kernel_wait == "password-prompt" else ""
+            why = " (a password prompt)" if s.waiting_reason == "password-prompt" else ""
             news.append((sid, f"{sid} ({s.name}){why}", False))
         if news:
             self._merge(WAITING, news, "warning")

@@ -1,6 +1,6 @@
 """The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
-The app is given its :class:`~openclaw_tui.core.host.ToolHost` and owns its lifetime on the app's loop:
+The app is given its :class:`~openclaw_tui.core.host.SessionHost` and owns its lifetime on the app's loop:
 it starts the host when mounted and closes it when unmounted (ending every session and waiting until
 their process groups are gone), so no process outlives the dashboard. Host events arrive through
 :class:`~.bridge.HostBridge` as messages (waiting changes, by the idle rule or the kernel's evidence,
@@ -26,7 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 from ..core.session import Session
 from ..remote.server import AlreadyServing, HostServer
 from .announce import Announcer
@@ -70,7 +70,7 @@ class DashboardApp(App[int]):
     ]
     attached = False
 
-    def __init__(self, host: ToolHost, demo: bool = False, cursor_blink: bool = True,
+    def __init__(self, host: SessionHost, demo: bool = False, cursor_blink: bool = True,
                  handle_signals: bool = False, keymap: dict[str, str] | None = None,
                  attached_to: str | None = None, serve_path: Path | None = None) -> None:
         super().__init__()
@@ -171,7 +171,7 @@ class DashboardApp(App[int]):
 
     async def _serve(self, path: Path) -> None:
         """Serve the embedded host on the socket, so agents (MCP, call) and ``attach`` see these sessions."""
-        assert isinstance(self.host, ToolHost)
+        assert isinstance(self.host, SessionHost)
         server = HostServer(self.host, path)
         try:
             await server.start()

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.message_pump import MessagePump
 
 from ..core import events as ev
-from ..core.host import ToolHost
+from ..core.host import SessionHost
 
 _LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED})
 
@@ -58,7 +58,7 @@ class HostGone(Message):
 class HostBridge:
     """Subscribes ``target`` to ``host`` events until :meth:`close`."""
 
-    def __init__(self, host: ToolHost, target: MessagePump) -> None:
+    def __init__(self, host: SessionHost, target: MessagePump) -> None:
         self.host = host
         self.target = target
         self._output_pending: set[str] = set()

@@ -326,7 +326,7 @@ class TerminalView(Widget, can_focus=True):
             return False
         if event.key in self._leave_keys or event.character in self._leave_keys:
             return False  # left to the binding (remappable, so looked up in the app's keymap)
-        data = key_event_bytes(event.key, event.character, self.session.modes.app_cursor)
+        data = key_event_bytes(event.key, event.character, self.session.tracked_modes.app_cursor)
         if data:
             self._send(data, "type")
         return True
@@ -343,7 +343,7 @@ class TerminalView(Widget, can_focus=True):
         event.stop()
         event.prevent_default()
         if event.text:
-            self._send(paste_bytes(event.text, self.session.modes.bracketed_paste), "paste")
+            self._send(paste_bytes(event.text, self.session.tracked_modes.bracketed_paste), "paste")
 
     def _send(self, data: bytes, action: str) -> None:
         session = self.session

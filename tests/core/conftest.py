@@ -1,9 +1,14 @@
-"""Fixtures for core tests: a host on default settings, and helpers that wait on conditions."""
+"""Fixtures for core tests: a host on default settings, and helpers that wait on conditions.
+
+Every host closes within a deadline (``tests/hosting.py``): a test whose sessions will not end fails, it
+never hangs.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from typing import Any
 
@@ -12,18 +17,24 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config import ExecSettings, Settings
 
+from ..hosting import hosting
 from ..waiting import wait_for  # noqa: F401  (re-exported for the core tests)
 
 
 @pytest.fixture
 async def host() -> AsyncIterator[ToolHost]:
-    async with ToolHost(env={}, config_path="/dev/null") as h:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as h:
         yield h
 
 
-def make_host(**exec_changes: Any) -> ToolHost:
-    """A host whose exec settings bypass clamps (short TTLs and thresholds for tests)."""
-    return ToolHost(settings=Settings(exec=replace(ExecSettings(), **exec_changes)))
+def exec_settings(**exec_changes: Any) -> Settings:
+    """Settings whose exec part bypasses clamps (short TTLs and thresholds for tests)."""
+    return Settings(exec=replace(ExecSettings(), **exec_changes))
+
+
+def make_host(**exec_changes: Any) -> AbstractAsyncContextManager[ToolHost]:
+    """``async with make_host(...) as host``: a host on :func:`exec_settings`, closed within a deadline."""
+    return hosting(ToolHost(settings=exec_settings(**exec_changes)))
 
 
 async def poll_until(host: ToolHost, sid: str, agent: str | None, predicate: Callable[[str], bool],

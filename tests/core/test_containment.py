@@ -21,13 +21,14 @@ from openclaw_tui.core import cgroups, entry, liverecord, proctable
 from openclaw_tui.core.config import ExecSettings, Settings, load_settings
 
 from ..escapes import CGROUPS, needs_cgroups, new_mark, survivors
+from ..hosting import hosting
 from .conftest import wait_for
 
 FREEZER = Path("/sys/fs/cgroup/freezer")
 
 
 def gateway_host(containment: str = "auto", **exec_changes) -> ToolHost:
-    exec_settings = replace(ExecSettings(), host="gateway", kill_grace_s=0.5, **exec_changes)
+    exec_settings = replace(ExecSettings(), placement="gateway", kill_grace_s=0.5, **exec_changes)
     return ToolHost(settings=Settings(exec=exec_settings, containment=containment))
 
 
@@ -49,15 +50,15 @@ def test_the_cgroup2_mount_is_found_beside_v1_hierarchies(tmp_path) -> None:
 async def test_details_say_which_containment_a_session_has(containment: str) -> None:
     expected = "cgroup" if containment == "auto" and CGROUPS else "subreaper"
     async with gateway_host(containment) as host:
-        assert host.containment.kind == expected
+        assert host.supervisor.containment.kind == expected
         r = await host.call({"tool": "exec", "command": "echo hi"}, agent="a")
         assert r["details"]["containment"] == expected and r["details"]["host"] == "gateway"
-        record = json.loads(host.containment.record.path.read_text())
-        assert record["containment"] == expected and record["watchdog"]["pid"] == host.containment.watchdog.pid
-    async with ToolHost(settings=Settings(exec=replace(ExecSettings(), host="sandbox"))) as host:
+        record = json.loads(host.supervisor.containment.record.path.read_text())
+        assert record["containment"] == expected and record["watchdog"]["pid"] == host.supervisor.containment.watchdog.pid
+    async with hosting(ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="sandbox")))) as host:
         r = await host.call({"tool": "exec", "command": "echo hi"}, agent="a")
         assert r["details"]["containment"] == "sandbox"
-        assert host.containment.watchdog is None  # the sandbox dies with its host by itself
+        assert host.supervisor.containment.watchdog is None  # the sandbox dies with its host by itself
 
 
 @pytest.mark.skipif(os.getuid() != 0 or not FREEZER.is_dir(), reason="needs root and the v1 freezer")
@@ -141,12 +142,12 @@ HOST_THAT_EXECS = textwrap.dedent("""
     from openclaw_tui.core.config import ExecSettings, Settings
 
     async def main():
-        host = ToolHost(settings=Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5)))
+        host = ToolHost(settings=Settings(exec=replace(ExecSettings(), placement="gateway", kill_grace_s=0.5)))
         host.start()
         await host.call({"tool": "exec", "command": "setsid sleep 300 </dev/null >/dev/null 2>&1 & exec sleep 301",
                          "background": True}, agent="a")
-        fd = host.containment.watchdog.keep_across_exec()
-        print(host.containment.watchdog.pid, fd, flush=True)
+        fd = host.supervisor.containment.watchdog.keep_across_exec()
+        print(host.supervisor.containment.watchdog.pid, fd, flush=True)
         sys.stdin.readline()
         # the new image keeps the fd and knows nothing of the watchdog: it just waits to be killed
         os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(300)"])
@@ -211,7 +212,7 @@ async def test_without_setpriv_the_child_enters_its_container_in_python(monkeypa
         r = await host.call({"tool": "exec", "command": f"export {mark}=1; setsid sleep 300 </dev/null >/dev/null 2>&1 &"
                              " sleep 300", "background": True}, agent="a")
         session = host.session(r["details"]["sessionId"])
-        path = os.path.join(host.containment.base, session.id)
+        path = os.path.join(host.supervisor.containment.base, session.id)
         both = await wait_for(lambda: len(survivors(mark)) == 2 and survivors(mark), what="the escapee and the sleep")
         assert {int(s.split()[0]) for s in both} <= set(cgroups.procs(path))
         killed = await host.call({"tool": "process", "action": "kill", "sessionId": session.id}, agent="a")

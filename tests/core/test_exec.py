@@ -11,7 +11,8 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core import sandbox
 
-from .conftest import bg, make_host, poll_until, wait_for
+from ..hosting import hosting
+from .conftest import bg, exec_settings, make_host, poll_until, wait_for
 
 DETAIL_FIELDS = {"status", "sessionId", "pid", "startedAt", "cwd", "tail", "exitCode", "exitSignal",
                  "durationMs", "truncated", "timedOut", "failureKind", "host"}
@@ -25,7 +26,7 @@ async def test_foreground_run_returns_output_directly_and_is_not_retained(host: 
     assert r["details"]["sessionId"] is None and r["details"]["exitCode"] == 0
     # tools.exec.host defaults to auto: the sandbox where bubblewrap works, the host (gateway) elsewhere
     assert r["details"]["host"] == ("sandbox" if sandbox.availability().usable else "gateway")
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
 
 
 async def test_nonzero_exit_is_completed_with_the_code_in_the_text(host: ToolHost) -> None:
@@ -80,17 +81,17 @@ async def test_timeout_seconds_alias_is_accepted(host: ToolHost) -> None:
 async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\ntimeoutSec = 1\n")
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         sid = await bg(host, "sleep 60")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)
-        assert s.timed_out and s.status == "failed"
+        assert s.exit.timed_out and s.status == "failed"
 
 
 async def test_timeout_zero_disables_the_timeout(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\ntimeoutSec = 1\n")
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         r = await host.call({"tool": "exec", "command": "sleep 1.5; echo survived", "timeout": 0}, agent="main")
         assert "survived" in r["text"] and r["details"]["timedOut"] is False
 
@@ -109,7 +110,7 @@ async def test_refused_env_override_fails_before_anything_spawns(host: ToolHost,
     assert r["details"]["status"] == "failed"
     assert r["details"]["failureKind"] == "env-refused"
     assert key in r["text"]
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
 
 
 @pytest.mark.parametrize(
@@ -132,7 +133,7 @@ async def test_runtime_overrides_are_refused_naming_the_key_and_why(host: ToolHo
     r = await host.call({"tool": "exec", "command": "echo hi", "env": {key: "x", "FINE": "1"}}, agent="main")
     assert r["details"]["failureKind"] == "env-refused", r["text"]
     assert f"{key}: " in r["text"] and why in r["text"] and "FINE" not in r["text"]
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
 
 
 async def test_every_refused_key_of_a_call_is_named_with_its_reason(host: ToolHost) -> None:
@@ -173,7 +174,7 @@ async def test_strings_no_program_can_be_given_fail_before_the_fork(host: ToolHo
     r = await host.call({"tool": "exec", "command": "echo hi", "pty": pty, **change}, agent="main")
     assert os.getpid() == me
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == kind, r
-    assert named in r["text"] and len(host.registry) == 0
+    assert named in r["text"] and len(host.sessions()) == 0
 
 
 async def test_missing_workdir_fails_before_anything_spawns(host: ToolHost, tmp_path) -> None:
@@ -183,7 +184,7 @@ async def test_missing_workdir_fails_before_anything_spawns(host: ToolHost, tmp_
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "workdir-missing"
     assert DETAIL_FIELDS <= set(r["details"]) and r["details"]["sessionId"] is None
     assert "nope" in r["text"]
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
     assert [e.kind for e in events] == ["snapshot"]
 
 
@@ -200,7 +201,7 @@ async def test_background_returns_session_details_at_once(host: ToolHost) -> Non
     assert DETAIL_FIELDS <= set(d)
     assert d["pid"] > 0 and d["startedAt"].endswith("Z") and d["cwd"] == os.getcwd()
     assert "process" in r["text"] and d["sessionId"] in r["text"]
-    assert [s.id for s in host.registry.listed("main")] == [d["sessionId"]]
+    assert [s.id for s in host.supervisor.registry.listed("main")] == [d["sessionId"]]
 
 
 async def test_yield_window_backgrounds_a_slow_command_with_its_tail(host: ToolHost) -> None:
@@ -235,7 +236,7 @@ async def test_pty_term_can_be_overridden(host: ToolHost) -> None:
 async def test_process_tool_disabled_runs_synchronously_and_says_so(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text('[tools]\ndeny = ["process"]\n')
-    async with ToolHost(config_path=cfg, env={}) as host:
+    async with hosting(ToolHost(config_path=cfg, env={})) as host:
         r = await host.call({"tool": "exec", "command": "sleep 0.3; echo finished", "background": True}, agent="main")
         assert r["details"]["status"] == "completed"
         assert "finished" in r["text"] and "synchronously" in r["text"]
@@ -250,7 +251,7 @@ async def test_cancelled_foreground_call_ends_its_run(host: ToolHost) -> None:
     with pytest.raises(asyncio.CancelledError):
         await task
     await asyncio.wait_for(session.done.wait(), 20)
-    assert session.killed_by == "cancelled"
+    assert session.exit.killed_by == "cancelled"
 
 
 async def test_backgrounded_run_survives_the_call_that_started_it(host: ToolHost) -> None:
@@ -262,10 +263,10 @@ async def test_backgrounded_run_survives_the_call_that_started_it(host: ToolHost
 async def test_elevated_is_refused_unless_enabled(host: ToolHost, tmp_path) -> None:
     r = await host.call({"tool": "exec", "command": "echo hi", "elevated": True}, agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "elevated-refused"
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.elevated]\nenabled = true\n")
-    async with ToolHost(config_path=cfg, env={}) as h2:
+    async with hosting(ToolHost(config_path=cfg, env={})) as h2:
         r = await h2.call({"tool": "exec", "command": "echo hi", "elevated": True, "background": True}, agent="main")
         assert r["details"]["elevated"] is True
 
@@ -287,12 +288,11 @@ async def test_bad_exec_calls_fail_clearly(host: ToolHost, call, needle) -> None
     r = await host.call(call, agent="main")
     assert r["details"]["status"] == "failed"
     assert needle in r["text"]
-    assert len(host.registry) == 0
+    assert len(host.sessions()) == 0
 
 
 async def test_settings_are_captured_when_the_session_is_admitted() -> None:
-    host = make_host(ttl_ms=123_456)
-    async with host:
+    async with make_host(ttl_ms=123_456) as host:
         sid = await bg(host, "sleep 30")
-        host.settings = make_host(ttl_ms=60_000).settings
+        host.supervisor.settings = exec_settings(ttl_ms=60_000)
         assert host.session(sid).settings.ttl_ms == 123_456

@@ -43,7 +43,7 @@ async def test_bad_hex_is_skipped_with_a_warning(host: ToolHost) -> None:
 async def test_arrows_follow_application_cursor_mode_even_when_the_switch_is_split(host: ToolHost) -> None:
     sid = await bg(host, f"{RAW} 6 app", pty=True)
     await poll_until(host, sid, "main", lambda o: "READY" in o)
-    assert host.session(sid).modes.app_cursor is True
+    assert host.session(sid).tracked_modes.app_cursor is True
     await host.call(P("send-keys", sid, keys=["Up", "Left"]), agent="main")
     assert await _got(host, sid) == b"\x1bOA\x1bOD"
 
@@ -117,7 +117,7 @@ async def test_pty_child_never_blocks_when_nobody_reads_its_output(host: ToolHos
     sid = await bg(host, "head -c 20000000 /dev/zero | tr '\\0' 'a'; echo; echo finished", pty=True)
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 60)
-    assert s.exit_code == 0 and "finished" in s.output.tail_text(100)
+    assert s.exit.code == 0 and "finished" in s.output.tail_text(100)
     assert len(s.raw) <= s.settings.raw_ring_bytes
 
 

@@ -12,19 +12,19 @@ from .conftest import bg, wait_for
 async def test_a_shell_prompt_is_seen_reading_the_terminal(host) -> None:
     sid = await bg(host, "read -p 'name? ' n; echo hi $n", pty=True)
     s = host.session(sid)
-    await wait_for(lambda: s.kernel_wait == READING, what="kernel evidence")
-    assert s.compute_waiting() and s.idle_ms() < 15_000  # waiting by the kernel's evidence, before the idle rule
+    await wait_for(lambda: s.waiting_reason == READING, what="kernel evidence")
+    assert s.waiting_for_input and s.idle_ms() < 15_000  # waiting by the kernel's evidence, before the idle rule
     r = await host.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="main")
     assert r["details"]["waitingReason"] == READING
     await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "bo\n"}, agent="main")
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.kernel_wait is None
+    assert s.waiting_reason is None
 
 
 async def test_a_password_prompt_is_recognised_by_echo_off(host) -> None:
     sid = await bg(host, "python3 -c 'import getpass; getpass.getpass(\"Password: \")'", pty=True)
     s = host.session(sid)
-    await wait_for(lambda: s.kernel_wait == PASSWORD, what="password evidence")
+    await wait_for(lambda: s.waiting_reason == PASSWORD, what="password evidence")
     await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
 
 
@@ -32,9 +32,9 @@ async def test_a_sleeping_or_busy_job_is_not_waiting(host) -> None:
     sleeper = host.session(await bg(host, "echo start; sleep 30", pty=True))
     busy = host.session(await bg(host, "echo start; while :; do :; done", pty=True))
     reader = host.session(await bg(host, "echo start; read x", pty=True))
-    await wait_for(lambda: reader.kernel_wait == READING, what="the control session to be seen")
+    await wait_for(lambda: reader.waiting_reason == READING, what="the control session to be seen")
     # the same ticks that saw the reader looked at the other two
-    assert sleeper.kernel_wait is None and busy.kernel_wait is None
+    assert sleeper.waiting_reason is None and busy.waiting_reason is None
 
 
 async def test_a_program_that_polls_the_terminal_with_a_timeout_is_pacing_not_waiting(host) -> None:
@@ -43,5 +43,5 @@ async def test_a_program_that_polls_the_terminal_with_a_timeout_is_pacing_not_wa
                                         "while True: select.select([sys.stdin], [], [], 5)\"", pty=True))
     reader = host.session(await bg(host, "python3 -c \"import select,sys\nprint('go', flush=True)\n"
                                          "select.select([sys.stdin], [], [])\"", pty=True))
-    await wait_for(lambda: reader.kernel_wait == READING, what="the reader without a timeout to be seen")
-    assert pacer.kernel_wait is None
+    await wait_for(lambda: reader.waiting_reason == READING, what="the reader without a timeout to be seen")
+    assert pacer.waiting_reason is None

@@ -11,6 +11,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.lifecycle import members
 
+from ..hosting import hosting
 from .conftest import bg, make_host, poll_until
 
 TWO_SLEEPS = "sh -c 'sleep 300 & sleep 300'"
@@ -49,12 +50,12 @@ async def test_timeout_ends_every_process_of_the_group(host: ToolHost) -> None:
     pgid = await _group_started(host, sid, 3)
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.timed_out and s.cleanup == "confirmed"
+    assert s.exit.timed_out and s.exit.cleanup == "confirmed"
     assert members(pgid) == []
 
 
 async def test_closing_the_host_ends_every_session() -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         pgids = [await _group_started(host, await bg(host, TWO_SLEEPS), 3) for _ in range(2)]
         pty_sid = await bg(host, TWO_SLEEPS, pty=True)
         pgids.append(await _group_started(host, pty_sid, 3))
@@ -77,9 +78,9 @@ async def test_descendants_left_behind_by_a_finished_command_are_ended(host: Too
     sid = await bg(host, "sleep 300 & echo spawned")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.status == "completed" and s.cleanup == "confirmed"
+    assert s.status == "completed" and s.exit.cleanup == "confirmed"
     assert members(s.pid) == []
-    assert s.killed_by is None
+    assert s.exit.killed_by is None
 
 
 async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolHost) -> None:
@@ -96,7 +97,7 @@ async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolH
 async def test_a_descendant_that_left_the_session_but_holds_its_output_is_ended(pty: bool) -> None:
     # on the host (the sandbox's PID namespace ends such a process by itself): setsid leaves the group
     # and session, so only the output it still holds leads to it
-    async with make_host(host="gateway") as host:
+    async with make_host(placement="gateway") as host:
         r = await host.call({"tool": "exec", "command": "setsid sleep 377 & sleep 0.3; echo left", "pty": pty},
                             agent="main")
         assert r["details"]["host"] == "gateway" and "left" in r["text"]

@@ -47,10 +47,19 @@ async def test_snippet_is_at_most_180_chars() -> None:
 
 
 async def test_no_notice_for_killed_sessions() -> None:
+    # the agent's own kill result says how it ended: a notice riding on that result would repeat it
     async with make_host() as host:
+        events = []
+        host.subscribe(events.append)
         sid = await bg(host, "echo hi; sleep 60")
-        await host.call(P("kill", sid), agent="main")
+        r = await host.call(P("kill", sid), agent="main")
+        assert "notifications" not in r["details"] and "[exit]" not in r["text"]
         assert await _notices(host) == []
+        other = await bg(host, "echo hi; sleep 60")
+        r = await host.call(P("kill", other), agent=None)  # the operator's kill, of main's session
+        assert "notifications" not in r["details"]
+        assert await _notices(host) == []
+        assert not [e for e in events if e.kind == NOTIFICATION]
 
 
 async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
@@ -131,7 +140,7 @@ async def test_the_operators_sessions_publish_a_notice_but_queue_none() -> None:
         sid = await bg(host, "echo op", agent=None)
         await _finish(host, sid)
         assert any(e.kind == NOTIFICATION and e.session_id == sid for e in events)
-        assert host.notices.take(None) == []
+        assert host.supervisor.notices.take(None) == []
 
 
 async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> None:
@@ -157,7 +166,7 @@ async def test_an_exit_a_waiting_poll_returns_is_not_also_published_as_a_notice(
         go = tmp_path / "go"
         sid = await bg(host, f"while [ ! -e {go} ]; do sleep 0.02; done; exit 3", workdir=str(tmp_path))
         polling = asyncio.ensure_future(host.call(P("poll", sid, timeout=20000), agent="main"))
-        await wait_for(lambda: host.session(sid).exit_awaited == 1, what="the poll waiting")
+        await wait_for(lambda: host.supervisor.notices.awaited(sid), what="the poll waiting")
         go.touch()
         r = await polling
         assert r["details"]["exitCode"] == 3

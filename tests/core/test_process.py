@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
 
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.host import ToolHost as CoreHost
+from openclaw_tui.core.host import SessionHost
 
+from ..hosting import hosting
 from .conftest import bg, make_host, poll_until, wait_for
 
 
@@ -30,7 +30,7 @@ async def test_list_shows_only_backgrounded_sessions_newest_first(host: ToolHost
     assert ids == [second, first]
     assert first in r["text"] and "sleep 30" in r["text"]
     for s in r["details"]["sessions"]:
-        assert {"status", "runtimeMs", "name", "waitingForInput"} <= set(s)
+        assert {"status", "durationMs", "name", "waitingForInput"} <= set(s)
 
 
 async def test_poll_drains_new_output_and_reports_the_exit(host: ToolHost) -> None:
@@ -61,33 +61,27 @@ async def test_timed_poll_wakes_early_on_exit_and_accepts_a_numeric_string(host:
     assert time.monotonic() - start < 20
 
 
-async def test_poll_timeout_is_capped_at_30_seconds(host: ToolHost, monkeypatch) -> None:
-    waited = []
-    real_wait = asyncio.wait
-
-    async def spy(fs, timeout=None, return_when=None):
-        waited.append(timeout)
-        for f in fs:
-            f.cancel()
-        return set(), set(fs)
-
+async def test_a_timed_poll_waits_no_longer_than_the_cap(host: ToolHost, monkeypatch) -> None:
+    # the cap (30 s; the text of the next-but-one test names it) made short, so the wait can be seen ending
+    monkeypatch.setattr("openclaw_tui.core.process_tool.POLL_WAIT_MAX_MS", 300)
     sid = await bg(host, "sleep 30")
-    monkeypatch.setattr(asyncio, "wait", spy)
-    await host.call(P("poll", sid, timeout=999_999), agent="main")
-    monkeypatch.setattr(asyncio, "wait", real_wait)
-    assert waited == [30.0]
+    started = time.monotonic()
+    r = await host.call(P("poll", sid, timeout=999_999), agent="main")
+    assert 0.25 < time.monotonic() - started < 10 and r["details"]["status"] == "running"
+    assert "(waited at most 300 ms, the longest a poll waits)" in r["text"]
+    await host.call(P("kill", sid), agent="main")
 
 
 async def test_empty_polls_back_off_and_reset_on_output(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 30")
+    sid = await bg(host, "cat", pty=True)  # quiet until it is given a line
     retries = [(await host.call(P("poll", sid), agent="main"))["details"]["retryInMs"] for _ in range(5)]
     assert retries == [5000, 10000, 30000, 60000, 60000]
-    s = host.session(sid)
-    s.output.append("stdout", "fresh\n")
-    r = await host.call(P("poll", sid), agent="main")
+    await host.call(P("write", sid, data="fresh\n"), agent="main")
+    r = await host.call(P("poll", sid, timeout=10_000), agent="main")
     assert "fresh" in r["text"] and r["details"]["retryInMs"] == 5000
-    r = await host.call(P("poll", sid), agent="main")
+    r = await host.call(P("poll", sid), agent="main")  # the rest of the echo, or nothing yet: the first step
     assert r["details"]["retryInMs"] == 5000
+    await host.call(P("kill", sid), agent="main")
 
 
 @pytest.fixture
@@ -203,7 +197,7 @@ async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
     async with make_host(input_wait_ms=300) as host:
         pty_sid = await bg(host, "printf 'Continue? [y/N] '; read -r a; echo ok", pty=True)
         pipe_sid = await bg(host, "sleep 30")  # idle but stdin closed: never waiting
-        await wait_for(lambda: host.session(pty_sid).compute_waiting(), what="pty session to wait")
+        await wait_for(lambda: host.session(pty_sid).waiting_for_input, what="pty session to wait")
         r = await host.call(P("poll", pty_sid), agent="main")
         d = r["details"]
         assert d["waitingForInput"] and d["stdinWritable"] and d["idleMs"] >= 300 and d["lastOutputAt"]
@@ -213,19 +207,26 @@ async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
         r = await host.call(P("list"), agent="main")
         line = next(l for l in r["text"].splitlines() if pty_sid in l)
         assert "[input-wait]" in line
-        assert not host.session(pipe_sid).compute_waiting()
+        assert not host.session(pipe_sid).waiting_for_input
         pipe = next(s for s in r["details"]["sessions"] if s["sessionId"] == pipe_sid)
         assert pipe["waitingForInput"] is False and pipe["stdinWritable"] is False
 
 
-async def test_waiting_changes_are_published_as_events() -> None:
-    async with make_host(input_wait_ms=300) as host:
-        events = []
-        host.subscribe(events.append)
-        sid = await bg(host, "read -r a; echo done-$a", pty=True)
-        await wait_for(lambda: any(e.kind == "session-waiting" and e.data["waitingForInput"] for e in events))
-        await host.call(P("write", sid, data="x\n"), agent="main")
-        await poll_until(host, sid, "main", lambda o: "done-x" in o)
+async def test_waiting_changes_are_published_as_events(host: ToolHost) -> None:
+    # both ways: a watcher that missed "stopped waiting" would show a stale waiting mark
+    events = []
+    host.subscribe(events.append)
+    sid = await bg(host, "read -r a; echo done-$a; sleep 30", pty=True)
+
+    def told(waiting: bool) -> bool:
+        return any(e.kind == "session-waiting" and e.session_id == sid and e.data["waitingForInput"] is waiting
+                   for e in events)
+
+    await wait_for(lambda: told(True), what="the waiting event")
+    await host.call(P("write", sid, data="x\n"), agent="main")
+    await poll_until(host, sid, "main", lambda o: "done-x" in o)
+    await wait_for(lambda: told(False), what="the stopped-waiting event")
+    await host.call(P("kill", sid), agent="main")
 
 
 # -- errors -------------------------------------------------------------------------------------
@@ -298,7 +299,7 @@ async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(ho
     sid = await bg(host, "cat", pty=True)
     r = await host.call(P("send-keys", sid, keys=["C-d"], eof=True), agent="main")
     assert r["details"]["status"] == "failed" and "'eof' does not apply to action 'send-keys'" in r["text"]
-    assert "keys, hex, literal" in r["text"] and host.session(sid).inputs == deque()
+    assert "keys, hex, literal" in r["text"] and not host.session(sid).inputs
     r = await host.call(P("list", None, limit=5), agent="main")
     assert r["details"]["status"] == "failed" and "'limit'" in r["text"]
     # clients that send every field of the schema, null or default, are fine
@@ -314,14 +315,14 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
     sid = await bg(host, "sleep 60", pty=True)
     r = await host.call(P("write", sid, data="x" * 2000), agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "input-queue-full"
-    assert "nothing was sent" in r["text"] and host.session(sid).inputs == deque()
+    assert "nothing was sent" in r["text"] and not host.session(sid).inputs
     await host.call(P("kill", sid), agent="main")
 
 
 async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
     # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
     sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True)
-    await wait_for(lambda: host.session(sid).kernel_wait == "reading-terminal", what="the kernel's evidence")
+    await wait_for(lambda: host.session(sid).waiting_reason == "reading-terminal", what="the kernel's evidence")
     for action in ("poll", "log", "screen"):
         r = await host.call(P(action, sid), agent="main")
         assert r["details"]["waitingForInput"] is True, action  # the text and the flag agree
@@ -338,7 +339,7 @@ async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_
 async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:
     async with make_host(input_wait_ms=300) as host:
         sid = await bg(host, "sleep 60", pty=True)
-        await wait_for(lambda: host.session(sid).compute_waiting(), what="the idle rule")
+        await wait_for(lambda: host.session(sid).waiting_for_input, what="the idle rule")
         r = await host.call(P("poll", sid), agent="main")
         assert r["details"]["waitingForInput"] and r["details"]["waitingReason"] is None
         assert "does not look blocked reading its terminal" in r["text"]
@@ -370,7 +371,7 @@ async def test_screen_shows_what_a_full_screen_program_draws(host: ToolHost) -> 
 
 
 async def test_a_core_host_without_a_terminal_engine_refuses_screen_clearly() -> None:
-    async with CoreHost(env={}, config_path="/dev/null") as host:
+    async with hosting(SessionHost(env={}, config_path="/dev/null")) as host:
         sid = await bg(host, "sleep 60", pty=True)
         r = await host.call(P("screen", sid), agent="main")
         assert r["details"]["failureKind"] == "no-screen" and "log" in r["text"]

@@ -91,5 +91,5 @@ async def test_a_pty_program_gets_one_answer_per_query_whoever_watches(host: Too
         done.cancel()
         for view in opened:
             view.close()
-    assert session.exit_code == 0
+    assert session.exit.code == 0
     assert "ESC[1;4R ESC[?62;22c ESC[0n ESC[?1;4;1R" in session.output.full_text()

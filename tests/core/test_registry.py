@@ -121,7 +121,7 @@ async def test_at_most_50_finished_sessions_are_kept_oldest_evicted_first() -> N
             sid = await bg(host, "echo x")
             await asyncio.wait_for(host.session(sid).done.wait(), 20)
             ids.append(sid)
-        listed = [s.id for s in host.registry.listed("main")]
+        listed = [s.id for s in host.supervisor.registry.listed("main")]
         assert len(listed) == 50
         assert set(ids[:3]).isdisjoint(listed) and set(ids[3:]) == set(listed)
 
@@ -133,7 +133,7 @@ async def test_retained_chars_are_bounded_in_all_and_the_newest_keeps_its_output
             sid = await bg(host, "head -c 200000 /dev/zero | tr '\\0' 'z'")
             await asyncio.wait_for(host.session(sid).done.wait(), 20)
             ids.append(sid)
-        total = sum(s.output.retained_chars for s in host.registry)
+        total = sum(s.output.retained_chars for s in host.sessions())
         assert total <= 2_000_000
         assert host.session(ids[-1]).output.tail.size == 200_000
         assert host.session(ids[0]) is None

@@ -14,6 +14,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from openclaw_tui.core.config import ConfigWarning, default_secrets, load_settin
 from openclaw_tui.core.launch import child_env
 from openclaw_tui.core.lifecycle import members
 
+from ..hosting import hosting
 from .conftest import bg, poll_until
 
 FOUND = sandbox.availability()
@@ -45,7 +47,7 @@ def outside() -> Iterator[Path]:
 
 def make_host(tmp_path: Path, *, elevated: bool = False, network: bool = True, host: str = "auto",
               secrets: list[str] | None = None, path_prepend: list[str] | None = None,
-              env: dict[str, str] | None = None, tmp: str = "shared") -> ToolHost:
+              env: dict[str, str] | None = None, tmp: str = "shared") -> AbstractAsyncContextManager[ToolHost]:
     """A host configured through a real config file, as an operator would."""
     lines = ["[tools.exec]", f'host = "{host}"']
     if path_prepend is not None:
@@ -56,7 +58,7 @@ def make_host(tmp_path: Path, *, elevated: bool = False, network: bool = True, h
     lines += ["[tools.elevated]", f"enabled = {str(elevated).lower()}"]
     cfg = tmp_path / "config.toml"
     cfg.write_text("\n".join(lines) + "\n")
-    return ToolHost(settings=load_settings(cfg, env=env or {}))
+    return hosting(ToolHost(settings=load_settings(cfg, env=env or {})))
 
 
 async def run(host: ToolHost, command: str, **kw: Any) -> dict[str, Any]:
@@ -286,7 +288,7 @@ async def test_elevated_is_refused_when_not_enabled_and_nothing_runs(tmp_path, o
             r = await run(host, elevated=True, **call)
             assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "elevated-refused"
             assert "tools.elevated.enabled" in r["text"]
-            assert len(host.registry) == 0
+            assert len(host.sessions()) == 0
         await asyncio.sleep(0.2)
         assert not marker.exists()
 
@@ -331,7 +333,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
                     agent="main")
     await poll_until(host, sid, "main", lambda o: "after yes" in o)
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
-    assert host.session(sid).exit_code == 0
+    assert host.session(sid).exit.code == 0
 
 
 @needs_sandbox
@@ -341,7 +343,7 @@ async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: Tool
     await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
-    assert s.exit_signal == "SIGINT" and s.cleanup == "confirmed"
+    assert s.exit.signal == "SIGINT" and s.exit.cleanup == "confirmed"
 
 
 @needs_sandbox
@@ -391,7 +393,7 @@ async def test_a_workdir_inside_a_secret_is_refused(tmp_path, outside) -> None:
     async with make_host(tmp_path, secrets=[str(secret)]) as host:
         r = await run(host, "touch here", workdir=str(secret))
         assert r["details"]["failureKind"] == "workdir-secret" and "nothing was started" in r["text"]
-        assert len(host.registry) == 0 and not (secret / "here").exists()
+        assert len(host.sessions()) == 0 and not (secret / "here").exists()
 
 
 # -- PATH and the environment ----------------------------------------------------------------------
@@ -413,7 +415,7 @@ async def test_path_prepend_reaches_every_run_but_env_still_cannot_set_path(tmp_
             assert r["details"]["failureKind"] == "env-refused" and "pathPrepend" in r["text"]
             r = await run(host, "true", env={"LD_PRELOAD": "/evil.so"}, **extra)
             assert r["details"]["failureKind"] == "env-refused"
-        assert len(host.registry) == 0
+        assert len(host.sessions()) == 0
 
 
 def test_path_prepend_is_added_after_overrides_and_before_the_inherited_path() -> None:
@@ -450,7 +452,7 @@ async def test_sandbox_mode_refuses_to_run_without_a_sandbox(tmp_path, no_sandbo
         r = await run(host, "echo hi", background=True)
         assert r["details"]["failureKind"] == "sandbox-unavailable"
         assert "bwrap is not installed" in r["text"] and "nothing was started" in r["text"]
-        assert len(host.registry) == 0
+        assert len(host.sessions()) == 0
 
 
 async def test_gateway_mode_runs_on_the_host(tmp_path) -> None:
@@ -510,7 +512,7 @@ def test_sandbox_settings_default_to_auto_with_network_and_the_standard_secrets(
     cfg = tmp_path / "c.toml"
     cfg.write_text("")
     s = load_settings(cfg, env=env).exec
-    assert s.host == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
+    assert s.placement == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
     for path in ("/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg",
                  "/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
                  f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
@@ -529,11 +531,11 @@ def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None
     )
     s = load_settings(cfg, env={"HOME": "/home/u"})
     base = s.for_agent("main")
-    assert base.host == "gateway" and base.sandbox_network is False and s.elevated_allowed
+    assert base.placement == "gateway" and base.sandbox_network is False and s.elevated_allowed
     assert base.path_prepend == (os.path.expanduser("~/bin"), "/opt/tools/bin")
     assert "/srv/keys" in base.secrets and "/home/u/.ssh" in base.secrets
     ci = s.for_agent("ci")
-    assert ci.host == "sandbox" and ci.sandbox_network is False
+    assert ci.placement == "sandbox" and ci.sandbox_network is False
     assert {"/srv/keys", "/srv/ci", "/home/u/.ssh"} <= set(ci.secrets)
 
 
@@ -553,11 +555,11 @@ def test_bad_sandbox_settings_are_ignored_with_a_warning(tmp_path, text, needle)
     cfg.write_text(text)
     with pytest.warns(ConfigWarning, match=needle):
         s = load_settings(cfg, env={}).exec
-    assert s.host == "auto" and s.path_prepend == () and s.sandbox_network is True and s.sandbox_tmp == "shared"
+    assert s.placement == "auto" and s.path_prepend == () and s.sandbox_network is True and s.sandbox_tmp == "shared"
 
 
 def test_host_alias_means_gateway(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text('[tools.exec]\nhost = "host"\n')
-    assert load_settings(cfg, env={}).exec.host == "gateway"
+    assert load_settings(cfg, env={}).exec.placement == "gateway"
 

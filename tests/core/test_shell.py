@@ -17,6 +17,7 @@ from openclaw_tui.core.config import load_settings
 from openclaw_tui.core.shell import chosen_shell, merged_path, probe_login_path, shell_argv
 
 from ..conftest import MARK
+from ..hosting import hosting
 
 BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")
@@ -44,7 +45,7 @@ def test_no_shell_or_an_unusable_one_runs_sh(env: dict[str, str]) -> None:
 @needs_bash
 async def test_a_fish_user_gets_bash_for_every_run(monkeypatch) -> None:
     monkeypatch.setenv("SHELL", "/usr/bin/fish")
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         r = await host.call({"tool": "exec", "command": "echo ${BASH_VERSION:+bash}"}, agent="main")
     assert r["text"].strip() == "bash", r
 
@@ -119,7 +120,7 @@ def login_home(home, monkeypatch) -> Iterator[Path]:
 async def test_a_tool_on_the_login_path_runs_without_a_path(login_home, tmp_path, extra) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.elevated]\nenabled = true\n")
-    async with ToolHost(settings=load_settings(cfg, env={})) as host:
+    async with hosting(ToolHost(settings=load_settings(cfg, env={}))) as host:
         r = await host.call({"tool": "exec", "command": "login-only-tool", **extra}, agent="main")
     assert "login tool ran" in r["text"], r
 
@@ -128,6 +129,6 @@ async def test_a_tool_on_the_login_path_runs_without_a_path(login_home, tmp_path
 async def test_login_path_false_leaves_path_as_the_host_has_it(login_home, tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\nloginPath = false\n")
-    async with ToolHost(settings=load_settings(cfg, env={})) as host:
+    async with hosting(ToolHost(settings=load_settings(cfg, env={}))) as host:
         r = await host.call({"tool": "exec", "command": "login-only-tool"}, agent="main")
     assert r["details"]["exitCode"] == 127

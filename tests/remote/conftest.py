@@ -12,6 +12,8 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server import HostServer
 
+from ..hosting import hosting
+
 
 @pytest.fixture
 def sock(tmp_path):
@@ -32,7 +34,7 @@ async def serving(host: ToolHost, sock: Path) -> AsyncIterator[tuple[ToolHost, P
 @pytest.fixture
 async def served(sock):
     """``(host, socket_path)`` of a running in-process host serving the socket."""
-    async with ToolHost(env={}, config_path="/dev/null") as host, serving(host, sock) as pair:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host, serving(host, sock) as pair:
         yield pair
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from openclaw_tui import ToolHost
 
+from ..hosting import hosting
 from ..sshrig import RigUnavailable, SshRig
 
 A_CONFIG = "[tools.elevated]\nenabled = true\n"
@@ -53,5 +54,5 @@ def nodes_config_fixture(rig: SshRig) -> Path:
 @pytest.fixture(name="host")
 async def host_fixture(nodes_config: Path) -> AsyncIterator[ToolHost]:
     """The local host, with nodes a and b."""
-    async with ToolHost(env={}, config_path=nodes_config) as h:
+    async with hosting(ToolHost(env={}, config_path=nodes_config)) as h:
         yield h

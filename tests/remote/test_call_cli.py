@@ -19,6 +19,8 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.paths import SOCKET_PATH_MAX
 from openclaw_tui.remote.server import HostServer
 
+from ..hosting import hosting
+
 
 def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "openclaw_tui", *args], env=env, capture_output=True,
@@ -82,7 +84,7 @@ async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
 
 
 async def test_a_host_that_goes_away_mid_call_is_one_line_and_status_2(sock) -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         try:
@@ -102,7 +104,7 @@ async def test_ctrl_c_during_a_call_is_status_130_and_cancels_the_call(served) -
     status, err = await _finished(proc)
     assert status == 130 and "Traceback" not in err, err
     await asyncio.wait_for(session.done.wait(), 20)
-    assert session.killed_by == "cancelled"
+    assert session.exit.killed_by == "cancelled"
 
 
 @pytest.mark.parametrize("command", [["serve"], ["call", '{"tool": "process", "action": "list"}']])

@@ -25,6 +25,7 @@ from openclaw_tui.remote.paths import candidate_paths, find_host, socket_path
 from openclaw_tui.remote.server import HostServer
 
 from ..conftest import MARK
+from ..hosting import hosting
 
 UID = os.getuid()
 
@@ -64,7 +65,7 @@ async def test_a_host_on_another_candidate_path_is_found(machine) -> None:
     xdg.mkdir()
     env = {"XDG_RUNTIME_DIR": str(xdg)}
     assert find_host(env) is None
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, fallback)
         await server.start()
         try:
@@ -100,7 +101,7 @@ async def test_an_agent_started_by_the_mcp_sdk_reaches_the_operators_host(machin
     assert "XDG_RUNTIME_DIR" not in env and "OPENCLAW_TUI_SOCKET" not in env
     params = StdioServerParameters(command=sys.executable, env=env,
                                    args=["-c", LAUNCHER, str(machine / "run" / "user"), str(machine / "tmp")])
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, operators)
         await server.start()
         try:

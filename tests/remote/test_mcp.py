@@ -31,6 +31,8 @@ from openclaw_tui.core.models import ACTIONS, ExecParams, ProcessParams
 from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import HostServer
 
+from ..hosting import hosting
+
 DEADLINE_S = 20.0
 
 
@@ -351,7 +353,7 @@ async def test_exit_notification_rides_an_open_call_on_a_2026_connection(served)
 
 # -- the host's lifetime ------------------------------------------------------------------------------
 async def test_a_vanished_host_gives_failed_results_and_a_returning_one_is_reconnected(sock) -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         async with mcp_session(sock, "alice") as s:
@@ -413,7 +415,7 @@ async def test_a_client_that_gives_up_on_a_foreground_exec_ends_its_run(served) 
             await task
         run = host.sessions()[0]
         await asyncio.wait_for(run.done.wait(), DEADLINE_S)
-        assert run.killed_by == "cancelled"
+        assert run.exit.killed_by == "cancelled"
 
 
 async def test_exec_without_workdir_runs_in_the_agents_directory_not_the_hosts(served, tmp_path) -> None:

@@ -130,4 +130,4 @@ async def test_the_mcp_inspector_finds_no_schema_problem_and_sends_keys_as_an_ar
     session = host.session(sid)
     assert session is not None
     await asyncio.wait_for(session.done.wait(), 20)
-    assert session.exit_signal == "SIGINT" and [i.action for i in session.inputs] == ["send-keys", "send-keys"]
+    assert session.exit.signal == "SIGINT" and [i.action for i in session.inputs] == ["send-keys", "send-keys"]

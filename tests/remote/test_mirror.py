@@ -31,7 +31,7 @@ async def test_attached_view_mirrors_sessions_output_and_input(served) -> None:
     await wait_for(lambda: not mirrored.running, what="session to finish")
     await wait_for(lambda: "got yes" in mirrored.output.full_text(), what="answer in output")
     await wait_for(lambda: [i.source for i in mirrored.inputs] == ["operator"], what="input record")
-    assert mirrored.exit_code == 0 and changed
+    assert mirrored.exit.code == 0 and changed
     stop()
 
     await remote.close()

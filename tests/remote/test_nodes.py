@@ -20,6 +20,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core import events as ev
 
+from ..hosting import hosting
 from ..sshrig import MARK, SshRig
 from .nodefixtures import host_fixture, nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
 
@@ -177,7 +178,7 @@ async def test_elevated_on_a_node_is_that_nodes_decision(host: ToolHost) -> None
 
 async def test_ssh_refusing_the_key_is_a_failure_that_names_the_node_and_what_was_tried(rig: SshRig) -> None:
     config = rig.write_config(rig.node_toml("locked", key="stranger"), "stranger.toml")
-    async with ToolHost(env={}, config_path=config) as host:
+    async with hosting(ToolHost(env={}, config_path=config)) as host:
         res = await run(host, {"tool": "exec", "command": "true", "host": "node", "node": "locked"})
     assert res["details"]["failureKind"] == "node-unreachable", res
     assert "node locked" in res["text"] and f"-p {rig.port}" in res["text"] and "bridge" in res["text"]
@@ -186,7 +187,7 @@ async def test_ssh_refusing_the_key_is_a_failure_that_names_the_node_and_what_wa
 
 async def test_a_node_without_the_command_says_what_to_set(rig: SshRig) -> None:
     config = rig.write_config(rig.node_toml("bare", key="plain", command="openclaw-tui-not-here"), "bare.toml")
-    async with ToolHost(env={}, config_path=config) as host:
+    async with hosting(ToolHost(env={}, config_path=config)) as host:
         res = await run(host, {"tool": "exec", "command": "true", "host": "node", "node": "bare"})
         assert res["details"]["failureKind"] == "node-unreachable", res
         assert "'openclaw-tui-not-here' was not found" in res["text"]
@@ -275,9 +276,9 @@ async def test_a_node_host_killed_mid_session_and_restarted(host: ToolHost, rig:
     ({"tool": "process", "action": "poll", "sessionId": "nowhere/brisk-atlas"}, "unknown-node"),
 ])
 async def test_a_call_for_a_node_that_cannot_be_meant_fails_and_names_the_nodes(nodes_config, call, kind) -> None:
-    async with ToolHost(env={}, config_path=nodes_config) as host:  # no connection is ever needed
+    async with hosting(ToolHost(env={}, config_path=nodes_config)) as host:  # no connection is ever needed
         res = await run(host, call)
         assert res["details"]["failureKind"] == kind, res
         assert "a, b" in res["text"] or "'a'" in res["text"], res
-        assert all(link.ssh is None for link in host.nodes.links.values())  # type: ignore[union-attr]
+        assert all(link.ssh is None for link in host.supervisor.nodes.links.values())  # type: ignore[union-attr]
 

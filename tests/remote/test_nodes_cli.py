@@ -22,6 +22,7 @@ from openclaw_tui import ToolHost
 from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import HostServer
 
+from ..hosting import hosting
 from ..sshrig import NodeHost, SshRig
 from ..ui.test_tmux_e2e import Tmux
 from .nodefixtures import nodes_config_fixture, nodes_toml, rig_fixture  # noqa: F401  (fixtures)
@@ -78,7 +79,7 @@ async def test_the_bridge_carries_the_protocol_byte_for_byte_and_ends_with_its_i
 
 
 async def test_the_bridge_ends_when_the_host_goes_away(sock) -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         proc = await asyncio.to_thread(bridge, sock)

@@ -17,6 +17,8 @@ from openclaw_tui.remote.bridge import asked_not_to_start
 from openclaw_tui.remote.nodes import prefix_ids
 from openclaw_tui.remote.ssh import ssh_argv
 
+from ..hosting import hosting
+
 
 def settings_from(tmp_path: Path, text: str):
     path = tmp_path / "config.toml"
@@ -95,16 +97,16 @@ def test_node_ids_are_prefixed_only_where_they_stand_alone() -> None:
 
 
 async def test_a_per_call_gateway_passes_the_elevated_gate(tmp_path) -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         res = await host.call({"tool": "exec", "command": "echo hi", "host": "gateway"}, agent="a")
         assert res["details"]["failureKind"] == "elevated-refused" and "tools.elevated.enabled" in res["text"]
     config = tmp_path / "elevated.toml"
     config.write_text("[tools.elevated]\nenabled = true\n")
-    async with ToolHost(env={}, config_path=config) as host:
+    async with hosting(ToolHost(env={}, config_path=config)) as host:
         res = await host.call({"tool": "exec", "command": "echo hi", "host": "gateway"}, agent="a")
         assert res["details"]["status"] == "completed" and res["details"]["host"] == "gateway", res
     config.write_text('[tools.exec]\nhost = "gateway"\n')  # already on the host: nothing is widened
-    async with ToolHost(env={}, config_path=config) as host:
+    async with hosting(ToolHost(env={}, config_path=config)) as host:
         res = await host.call({"tool": "exec", "command": "echo hi", "host": "gateway"}, agent="a")
         assert res["details"]["status"] == "completed", res
 
@@ -113,7 +115,7 @@ async def test_a_per_call_sandbox_is_always_allowed(tmp_path) -> None:
     config = tmp_path / "gateway.toml"
     config.write_text('[tools.exec]\nhost = "gateway"\n[tools.elevated]\nenabled = true\n')
     usable = (await check()).usable
-    async with ToolHost(env={}, config_path=config) as host:
+    async with hosting(ToolHost(env={}, config_path=config)) as host:
         res = await host.call({"tool": "exec", "command": "echo hi", "host": "sandbox"}, agent="a")
         if usable:
             assert res["details"]["status"] == "completed" and res["details"]["host"] == "sandbox", res
@@ -124,7 +126,7 @@ async def test_a_per_call_sandbox_is_always_allowed(tmp_path) -> None:
 
 
 async def test_host_node_without_nodes_configured_says_how_to_add_one() -> None:
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         res = await host.call({"tool": "exec", "command": "true", "host": "node", "node": "gpu"}, agent="a")
         assert res["details"]["failureKind"] == "unknown-node" and "[nodes.gpu]" in res["text"], res
         res = await host.call({"tool": "exec", "command": "true", "host": "elsewhere"}, agent="a")

@@ -20,6 +20,7 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
 from ..core.test_queries import ASKER
+from ..hosting import hosting
 
 
 async def test_socket_and_directory_are_private(served) -> None:
@@ -30,7 +31,7 @@ async def test_socket_and_directory_are_private(served) -> None:
 
 async def test_a_second_host_on_the_same_socket_is_refused(served) -> None:
     _, sock = served
-    async with ToolHost(env={}, config_path="/dev/null") as other:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as other:
         with pytest.raises(AlreadyServing, match="already serving"):
             await HostServer(other, sock).start()
 
@@ -40,7 +41,7 @@ async def test_a_stale_socket_is_detected_and_replaced(sock) -> None:
     dead = socket.socket(socket.AF_UNIX)
     dead.bind(str(sock))
     dead.close()  # the file stays, nobody listens: what a crashed host leaves
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         async with await HostClient.connect(sock) as client:
@@ -198,7 +199,7 @@ async def test_a_cancelled_call_ends_its_foreground_run_on_the_host(served) -> N
         session = host.sessions()[0]
         task.cancel()
         await asyncio.wait_for(session.done.wait(), 20)
-        assert session.killed_by == "cancelled"
+        assert session.exit.killed_by == "cancelled"
         r = await client.call({"tool": "process", "action": "list"}, agent="a")  # the connection still works
         assert r["details"]["status"] == "completed"
 

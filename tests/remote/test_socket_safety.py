@@ -18,12 +18,14 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.paths import SocketDirError, SocketPathError
 from openclaw_tui.remote.server import AlreadyServing, HostServer
 
+from ..hosting import hosting
+
 
 async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(tmp_path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     shared.chmod(0o1777)  # like /tmp: sticky, open to everyone
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         with pytest.raises(SocketDirError, match="open to other users.*OPENCLAW_TUI_SOCKET"):
             await HostServer(host, shared / "host.sock").start()
     assert stat.S_IMODE(shared.stat().st_mode) == 0o1777
@@ -33,7 +35,7 @@ async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(tmp_pat
 async def test_a_directory_of_someone_else_is_refused(someone_elses_dir) -> None:
     theirs = someone_elses_dir
     before = theirs.stat()
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         with pytest.raises(SocketDirError, match="not a directory owned by you"):
             await HostServer(host, theirs / "openclaw-test-host.sock").start()
     after = theirs.stat()
@@ -42,7 +44,7 @@ async def test_a_directory_of_someone_else_is_refused(someone_elses_dir) -> None
 
 async def test_a_missing_directory_is_created_private(tmp_path) -> None:
     sock = tmp_path / "a" / "b" / "host.sock"
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
         try:
@@ -55,7 +57,7 @@ async def test_a_file_that_is_not_a_socket_is_never_replaced(tmp_path) -> None:
     sock = tmp_path / "run" / "host.sock"
     sock.parent.mkdir(mode=0o700)
     sock.write_text("precious")
-    async with ToolHost(env={}, config_path="/dev/null") as host:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         with pytest.raises(SocketPathError, match=f"{sock} exists and is not a socket"):
             await HostServer(host, sock).start()
     assert sock.read_text() == "precious"
@@ -71,7 +73,7 @@ def _stale_socket(sock: Path) -> None:
 
 async def test_two_hosts_starting_at_once_on_a_stale_socket_make_one_host(sock) -> None:
     _stale_socket(sock)
-    async with ToolHost(env={}, config_path="/dev/null") as a, ToolHost(env={}, config_path="/dev/null") as b:
+    async with hosting(ToolHost(env={}, config_path="/dev/null")) as a, ToolHost(env={}, config_path="/dev/null") as b:
         servers = [HostServer(a, sock), HostServer(b, sock)]
         outcomes = await asyncio.gather(*(s.start() for s in servers), return_exceptions=True)
         try:

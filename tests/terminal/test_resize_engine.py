@@ -82,7 +82,7 @@ def check(tmux: TmuxReplay, data: bytes, size: tuple[int, int], marks: list[tupl
     assert screen.cursor_xy == (min(pane.cursor[0], pane.size[0] - 1), pane.cursor[1])
     assert screen.alt_screen == pane.alternate
     if not screen.alt_screen:  # tmux shows its history at the current width: so do we, cut the same way
-        kept = [("".join(row.get(x, (" ",))[0] for x in range(screen.cols))).rstrip() for row in screen.history]
+        kept = [("".join(row.get(x, (" ",))[0] for x in range(screen.cols))).rstrip() for row in screen.grid.history]
         assert kept == pane.history[-len(kept):] if kept else True
 
 

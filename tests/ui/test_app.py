@@ -23,7 +23,7 @@ async def test_demo_starts_the_example_sessions_and_quitting_ends_them():
         sessions = host.sessions()
         assert {s.agent for s in sessions} == {"demo"}
         assert sorted(s.pty for s in sessions) == [False, False, True, True, True, True]
-        await until(pilot, lambda: any(s.kernel_wait == "password-prompt" or s.waiting for s in sessions),
+        await until(pilot, lambda: any(s.waiting_reason == "password-prompt" or s.waiting_for_input for s in sessions),
                     "a demo prompt waiting")
     assert host.closed and not any(s.running for s in sessions)
 
@@ -75,7 +75,7 @@ async def test_sigterm_ends_the_sessions_then_the_app(host):
             await asyncio.sleep(0.05)
         assert not app.is_running
     app.disarm_watchdog()
-    assert host.closed and not session.running and session.killed_by == "shutdown"
+    assert host.closed and not session.running and session.exit.killed_by == "shutdown"
 
 
 async def test_pipe_log_follows_new_output_unless_scrolled_up(app: DashboardApp, host, tmp_path):

@@ -83,7 +83,7 @@ async def test_submit_sends_enter(app, host):
         await pilot.press("s")
         session = host.session(sid)
         await until(pilot, lambda: not session.running, "the session to finish")
-        assert session.exit_code == 0 and session.inputs[-1].preview == "\r"
+        assert session.exit.code == 0 and session.inputs[-1].preview == "\r"
 
 
 async def test_paste_is_raw_when_the_program_did_not_enable_bracketed_paste(app, host):
@@ -103,7 +103,7 @@ async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
     async with app.run_test(size=SIZE) as pilot:
         sid = await start(host, "printf '\\033[?2004hready\\n'; cat -v", pty=True)
         await select(pilot, app, sid)
-        await until(pilot, lambda: host.session(sid).modes.bracketed_paste, "bracketed paste enabled")
+        await until(pilot, lambda: host.session(sid).tracked_modes.bracketed_paste, "bracketed paste enabled")
         await pilot.press("p")
         dialog = await until(pilot, lambda: isinstance(app.screen, PasteDialog) and app.screen, "paste dialog")
         assert dialog.bracketed
@@ -126,7 +126,7 @@ async def test_kill_asks_first_and_then_ends_the_process_group(app, host):
         await pilot.press("y")
         session = host.session(sid)
         await until(pilot, lambda: not session.running, "the session to end")
-        assert session.killed_by == "operator" and session.cleanup == "confirmed"
+        assert session.exit.killed_by == "operator" and session.exit.cleanup == "confirmed"
 
 
 async def test_clear_drops_a_finished_session_and_refuses_a_running_one(app, host):
@@ -271,4 +271,4 @@ async def test_quit_with_running_sessions_asks_then_ends_them(app, host):
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
         await pilot.press("y")
         await until(pilot, lambda: not session.running, "the session ended", timeout=15)
-        assert session.killed_by == "shutdown" and host.closed
+        assert session.exit.killed_by == "shutdown" and host.closed

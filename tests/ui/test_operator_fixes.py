@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets._footer import FooterKey
 
-from openclaw_tui.core.session import HIDDEN_PREVIEW
+from openclaw_tui.core.inputlog import HIDDEN_PREVIEW
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.bridge import SessionExited, SessionOutput, SessionsChanged
@@ -247,7 +247,7 @@ async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app,
         await until(pilot, lambda: waiting_toasts(app, sid) == 1, "the waiting toast")
         for key in (b"a", b"b", b"c"):  # typed one by one, as in type-through; the line is not finished
             session.send(key, "operator", "type")
-            await until(pilot, lambda: session.kernel_wait == "password-prompt", "still waiting")
+            await until(pilot, lambda: session.waiting_reason == "password-prompt", "still waiting")
             app.announcer.sessions_seen(host.sessions(), None)
         await pilot.pause()
         assert waiting_toasts(app, sid) == 1
@@ -259,12 +259,12 @@ async def test_typing_into_a_session_kept_by_the_waiting_filter_keeps_it_and_typ
     async with app.run_test(size=SIZE) as pilot:
         sid = await start(host, NAME_PROMPT, pty=True)
         session = host.session(sid)
-        await until(pilot, lambda: session.kernel_wait is not None, "the prompt waiting")
+        await until(pilot, lambda: session.waiting_reason is not None, "the prompt waiting")
         await pilot.press("f", "f")  # state filter: waiting
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await pilot.press("t", "a")
         await until(pilot, lambda: app.workspace.type_through and session.inputs, "the key typed through")
-        await until(pilot, lambda: session.kernel_wait is None, "the session busy with the echo")
+        await until(pilot, lambda: session.waiting_reason is None, "the session busy with the echo")
         app._sync()
         await pilot.pause()
         assert app.workspace.type_through and selected(app) == sid
@@ -284,9 +284,9 @@ async def test_no_waiting_toast_for_the_session_being_typed_into(app, host):
         await pilot.press("t")
         for key in ("a", "b"):  # each echo makes it busy, then it waits again: no news while typing into it
             await pilot.press(key)
-            await until(pilot, lambda: session.kernel_wait is None, "busy with the echo")
+            await until(pilot, lambda: session.waiting_reason is None, "busy with the echo")
             app._sync()
-            await until(pilot, lambda: session.kernel_wait is not None, "waiting again")
+            await until(pilot, lambda: session.waiting_reason is not None, "waiting again")
             app._sync()
         await pilot.pause()
         assert waiting_toasts(app, sid) == 1

@@ -125,7 +125,7 @@ async def test_an_attach_to_waiting_sessions_announces_none_and_says_it_is_attac
 async def wait_until_waiting(host, count: int) -> None:
     from ..waiting import wait_for
 
-    await wait_for(lambda: sum(bool(s.kernel_wait or s.waiting) for s in host.sessions()) == count, 20,
+    await wait_for(lambda: sum(bool(s.waiting_reason or s.waiting_for_input) for s in host.sessions()) == count, 20,
                    "the prompts waiting")
 
 

@@ -44,7 +44,7 @@ async def _prompt_session(pilot: Pilot[Any]) -> str:
     await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is app.host.session(sid),
                 "the session selected")
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
-    await until(pilot, lambda: app.host.session(sid).waiting, "the session waiting")
+    await until(pilot, lambda: app.host.session(sid).waiting_for_input, "the session waiting")
     await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
     await until(pilot, lambda: any(sid in n.text for n in app.query_one(NoticeLine).history), "the notice")
     await settle(pilot)  # before any dialog opens
@@ -127,7 +127,7 @@ def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
         session = app.host.session(sid)
         assert session.inputs[-1].source == "operator"
         # The echo made it busy for a moment; it settles back into waiting.
-        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting, "the session waiting again")
+        await until(pilot, lambda: session.idle_ms() > 1500 and session.waiting_for_input, "the session waiting again")
         table = app.query_one(SessionList)
         await until(pilot, lambda: any(sid in line.text and "waiting" in line.text
                                        for line in table.render_lines(table.region.reset_offset)), "the row waiting")

@@ -31,7 +31,7 @@ STATE_STYLES = {
 
 
 def is_waiting(session: Session) -> bool:
-    return session.running and (session.waiting or session.kernel_wait is not None)
+    return session.running and (session.waiting_for_input or session.waiting_reason is not None)
 
 
 def state_of(session: Session) -> str:
@@ -44,7 +44,7 @@ def state_of(session: Session) -> str:
 def failed(session: Session) -> bool:
     """Whether the operator should read ``session`` as a failure: the core's ``failed`` (not found, killed,
     timed out), or an exit with a non-zero code, which agents see as ``completed``."""
-    return session.status == FAILED or (not session.running and bool(session.exit_code))
+    return session.status == FAILED or (not session.running and bool(session.exit.code))
 
 
 def agent_label(session: Session) -> str:
@@ -55,11 +55,11 @@ def end_label(session: Session) -> str:
     """Exit code or signal of a finished session (``exit 0``, ``SIGKILL``, ``timeout``); empty while running."""
     if session.running:
         return ""
-    if session.timed_out:
+    if session.exit.timed_out:
         return "timeout"
-    if session.exit_signal:
-        return session.exit_signal
-    return f"exit {session.exit_code}"
+    if session.exit.signal:
+        return session.exit.signal
+    return f"exit {session.exit.code}"
 
 
 @dataclass(frozen=True)
@@ -89,20 +89,20 @@ def where_label(session: Session) -> Text:
     """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
     if session.elevated:
         return Text("elevated", style="bold red")
-    return Text("sandbox" if session.host_kind == "sandbox" else "host", style="dim" if not session.running else "")
+    return Text("sandbox" if session.placement == "sandbox" else "host", style="dim" if not session.running else "")
 
 
 def row_key(session: Session) -> tuple[object, ...]:
     """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
-    return (session.id, session.name, session.agent, session.running, session.waiting, session.kernel_wait,
-            session.status, session.exit_code, session.exit_signal, session.timed_out, session.pty,
-            session.host_kind, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
+    return (session.id, session.name, session.agent, session.running, session.waiting_for_input,
+            session.waiting_reason, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
+            session.pty, session.placement, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
 
 
 def row_cells(session: Session) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
     state = state_of(session)
-    reason = session.kernel_wait
+    reason = session.waiting_reason
     style = STATE_STYLES["failed"] if failed(session) else STATE_STYLES.get(state, "")
     row_style = "bold #ffaf00" if state == "waiting" else ("dim" if not session.running else "")
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state

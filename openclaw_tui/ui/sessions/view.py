@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Label, Static
 
-from ...core.host import ToolHost
+from ...core.host import SessionHost
 from ...core.session import Session
 from .. import clock
 from ..line import TextLine
@@ -28,7 +28,7 @@ LOG_REFRESH_S = 1.0
 class SessionView(Vertical):
     """Shows ``session`` (or a hint when there is none)."""
 
-    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self.session: Session | None = None

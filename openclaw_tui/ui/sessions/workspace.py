@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...core.host import ToolHost
+from ...core.host import SessionHost
 from ...core.session import Session
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
@@ -43,7 +43,7 @@ class Workspace(Vertical):
         Binding("equals_sign", "fit", "Fit", id="fit"),
     ]
 
-    def __init__(self, host: ToolHost, *, id: str | None = None) -> None:
+    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self._type_into: str | None = None  # a new session to type into once it is on view
@@ -172,7 +172,7 @@ class Workspace(Vertical):
         session = self._target(need_input=True)
         if session is None:
             return
-        bracketed = session.modes.bracketed_paste
+        bracketed = session.tracked_modes.bracketed_paste
 
         async def send(text: str | None) -> None:
             if text:

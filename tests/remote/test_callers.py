@@ -21,6 +21,7 @@ from openclaw_tui.core.config import ExecSettings, Settings
 from openclaw_tui.remote.client import HostClient
 
 from ..escapes import needs_cgroups
+from ..hosting import hosting
 from .conftest import serving
 
 PROBE = Path(__file__).with_name("peer_probe.py")
@@ -29,9 +30,9 @@ LIST = {"tool": "process", "action": "list"}
 
 @pytest.fixture(params=[pytest.param("cgroup", marks=needs_cgroups), "subreaper"])
 async def gateway(request, sock):
-    settings = Settings(exec=replace(ExecSettings(), host="gateway", kill_grace_s=0.5),
+    settings = Settings(exec=replace(ExecSettings(), placement="gateway", kill_grace_s=0.5),
                         containment="subreaper" if request.param == "subreaper" else "auto")
-    async with ToolHost(settings=settings) as host, serving(host, sock) as pair:
+    async with hosting(ToolHost(settings=settings)) as host, serving(host, sock) as pair:
         yield pair
 
 
@@ -109,4 +110,4 @@ async def test_a_process_outside_every_session_is_the_operator(gateway) -> None:
         r = await client.call(LIST)
         assert bob in r["text"]
         await client.request("session.resize", {"sessionId": bob, "cols": 80, "rows": 20})
-    assert host.containment.session_of(os.getpid()) is None
+    assert host.supervisor.containment.session_of(os.getpid()) is None

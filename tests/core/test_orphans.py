@@ -4,7 +4,7 @@ Containments: ``cgroup`` (the default on this machine, as root), ``subreaper`` (
 ``sandbox``. Endings: kill, remove, timeout, the command's normal exit, and closing the host. After each,
 not one process carrying the run's marker may be alive, and the session's ``cleanup`` must say
 ``confirmed`` (with nothing in ``leftoverPids``) only because that is true. ``serve`` SIGTERM and SIGKILL
-are in ``tests/remote/test_torture_serve.py``.
+are in ``tests/remote/test_serve_orphans.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ CONTAINMENTS = containments()
 
 def torture_host(containment: str) -> ToolHost:
     where = "sandbox" if containment == "sandbox" else "gateway"
-    exec_settings = replace(ExecSettings(), host=where, kill_grace_s=GRACE_S)
+    exec_settings = replace(ExecSettings(), placement=where, kill_grace_s=GRACE_S)
     return ToolHost(settings=Settings(exec=exec_settings, containment="subreaper" if containment == "subreaper" else "auto"))
 
 
@@ -66,7 +66,7 @@ async def test_a_timeout_leaves_no_escapee(containment: str, tmp_path) -> None:
         sid = await start_escapes(host, tmp_path, mark, timeout=3)
         session = host.session(sid)
         await asyncio.wait_for(session.done.wait(), 30)
-        assert session.timed_out
+        assert session.exit.timed_out
         assert_contained(session.details(), containment, mark)
 
 
@@ -78,7 +78,7 @@ async def test_a_normal_exit_leaves_no_escapee(containment: str, pty: bool, tmp_
         sid = await start_escapes(host, tmp_path, mark, then="exit 0", pty=pty)
         session = host.session(sid)
         await asyncio.wait_for(session.done.wait(), 30)
-        assert session.exit_code == 0 and session.killed_by is None
+        assert session.exit.code == 0 and session.exit.killed_by is None
         assert_contained(session.details(), containment, mark)
 
 
@@ -91,13 +91,13 @@ async def test_closing_the_host_leaves_no_escapee_and_no_cgroup(containment: str
             workdir = tmp_path / mark
             workdir.mkdir()
             sessions.append(host.session(await start_escapes(host, workdir, mark, pty=pty)))
-        base = host.containment.base
+        base = host.supervisor.containment.base
         assert (base is not None) == (containment == "cgroup")
     for mark, session in zip(marks, sessions):
         assert_contained(session.details(), containment, mark)
     if base is not None:
-        assert not os.path.exists(base) and host.containment.base is None
-    assert not host.containment.record.path.exists()
+        assert not os.path.exists(base) and host.supervisor.containment.base is None
+    assert not host.supervisor.containment.record.path.exists()
 
 
 @needs_cgroups
@@ -105,10 +105,10 @@ async def test_the_cgroup_of_a_session_is_removed_when_it_ends(tmp_path) -> None
     async with torture_host("cgroup") as host:
         r = await host.call({"tool": "exec", "command": "sleep 300", "background": True}, agent="main")
         session = host.session(r["details"]["sessionId"])
-        path = os.path.join(host.containment.base, session.id)
+        path = os.path.join(host.supervisor.containment.base, session.id)
         # the leader, and with dash (no SHELL) the command it runs as a child rather than exec'ing it
         await wait_for(lambda: session.pid in cgroups.procs(path), what="the leader in its cgroup")
-        assert host.containment.session_of(session.pid) == session.id
+        assert host.supervisor.containment.session_of(session.pid) == session.id
         await host.call({"tool": "process", "action": "kill", "sessionId": session.id}, agent="main")
         assert not os.path.exists(path)
-        assert session.id not in host.containment.record.data["sessions"]
+        assert session.id not in host.supervisor.containment.record.data["sessions"]

@@ -1,0 +1,106 @@
+"""How a session ended: its exit code or signal, who asked it to end, and whether its cleanup was proven.
+
+Ending a run is spread over time and over several actors: an agent's kill, the timeout, the host's
+shutdown, the leader's exit, the check that nothing of it survived. Each records what it learned here,
+through one method per fact, and the record alone says what status a session has (``running``,
+``completed``, ``failed``) and how to word its end. It is plain data, so a session's end survives a
+restart of the host (see ``Session.to_json``) and a mirror can rebuild it from a session's details.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+RUNNING = "running"
+COMPLETED = "completed"
+FAILED = "failed"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -> str:
+    """``timed out``, ``killed by SIGTERM`` or ``exit code 0``: also for a session known only by its details."""
+    if timed_out:
+        return "timed out"
+    if exit_signal:
+        return f"killed by {exit_signal}"
+    return f"exit code {exit_code}"
+
+
+@dataclass
+class ExitRecord:
+    """The end of one session, as far as it is known (all None and ``pending`` while it runs)."""
+
+    ended_ms: int | None = None
+    code: int | None = None
+    signal: str | None = None
+    timed_out: bool = False
+    killed_by: str | None = None  # who asked it to end first: an agent, operator, timeout or shutdown
+    cleanup: str = "pending"  # confirmed once the OS shows none of its processes left, else uncertain
+    leftover: list[int] = field(default_factory=list)  # pids still there when cleanup is uncertain
+
+    @property
+    def status(self) -> str:
+        if self.ended_ms is None:
+            return RUNNING
+        if self.timed_out or self.signal is not None or self.code in (126, 127):
+            return FAILED
+        return COMPLETED
+
+    def words(self) -> str:
+        """How it ended, for a sentence: ``exit code 2``, ``killed by SIGINT``, ``timed out``."""
+        return end_words(self.timed_out, self.signal, self.code)
+
+    # -- what the enders learn ------------------------------------------------------------------
+    def asked(self, reason: str | None) -> None:
+        """Someone asked it to end (None: its own leftovers are being ended); the first asker is kept."""
+        if reason is not None and self.killed_by is None:
+            self.killed_by = reason
+
+    def time_out(self) -> None:
+        self.timed_out = True
+
+    def cleaned(self, leftover: list[int]) -> None:
+        """Its processes were ended: confirmed if none is left, else uncertain, naming those left."""
+        self.leftover = leftover
+        self.cleanup = "uncertain" if leftover else "confirmed"
+
+    def clean_on_its_own(self) -> None:
+        """It ended with nothing left behind and nobody had to end anything."""
+        if self.cleanup == "pending":
+            self.cleanup = "confirmed"
+
+    def escaped(self, pids: list[int], gone: bool) -> None:
+        """Processes outside its container held its output; ``gone`` when they let it go."""
+        self.leftover = sorted(set(self.leftover) | set(pids))
+        if not gone:
+            self.cleanup = "uncertain"
+
+    def exited(self, wait_status: int) -> None:
+        """The leader's wait status, once nothing of the run survives."""
+        code = os.waitstatus_to_exitcode(wait_status)
+        if code < 0:
+            self.signal = signal.Signals(-code).name
+        else:
+            self.code = code
+        self.ended_ms = now_ms()
+
+    # -- as data --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ExitRecord:
+        return cls(**{**d, "leftover": list(d.get("leftover", []))})
+
+    @classmethod
+    def from_details(cls, d: dict[str, Any], ended_ms: int | None) -> ExitRecord:
+        """The record as a session's details tell it (a mirror of a host elsewhere)."""
+        return cls(ended_ms, d.get("exitCode"), d.get("exitSignal"), d.get("timedOut", False), d.get("killedBy"),
+                   d.get("cleanup") or "pending", list(d.get("leftoverPids") or []))

@@ -1,0 +1,51 @@
+"""Hosts for tests whose teardown always ends: a failing test fails, it never hangs.
+
+Closing a host ends its sessions and waits until none of their processes is left, which a broken kill (a
+regression, or a child that ignores SIGTERM and escapes the SIGKILL) would make wait forever, stalling
+the whole run even under an outer timeout. Here closing has a deadline: past it, every process of every
+session is killed outright, the close gets a little longer to finish, and the test fails, naming the
+sessions that would not end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import TypeVar
+
+import pytest
+
+from openclaw_tui.core.host import SessionHost
+
+H = TypeVar("H", bound=SessionHost)
+CLOSE_S = 30.0  # a kill's grace and confirmation, for many sessions at once, on a loaded machine
+FORCED_S = 10.0  # after SIGKILL to everything: supervisors see the exits and the containment is freed
+
+
+async def close_within(host: SessionHost, deadline: float = CLOSE_S) -> None:
+    """Close ``host``; if that takes longer than ``deadline``, force-kill its sessions and fail loudly."""
+    closing = asyncio.ensure_future(host.close())
+    done, _ = await asyncio.wait({closing}, timeout=deadline)
+    if closing in done:
+        closing.result()
+        return
+    stuck = [f"{s.id} ({s.command!r}, pid {s.pid})" for s in host.sessions() if s.running]
+    host.force_kill()
+    done, _ = await asyncio.wait({closing}, timeout=FORCED_S)
+    if closing not in done:
+        closing.cancel()
+        with contextlib.suppress(BaseException):
+            await closing
+    pytest.fail(f"the host did not close within {deadline:.0f} s; its sessions were force-killed"
+                f"{'' if closing in done else ' and it still did not close'}: {', '.join(stuck) or 'none running'}")
+
+
+@contextlib.asynccontextmanager
+async def hosting(host: H, deadline: float = CLOSE_S) -> AsyncIterator[H]:
+    """``async with hosting(host)``: started, and closed within ``deadline`` (see :func:`close_within`)."""
+    host.start()
+    try:
+        yield host
+    finally:
+        await close_within(host, deadline)
