@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import threading
+from typing import Any, Protocol
 
 from .batch import Batch, encode_json
 from .limits import Caps
 
-if TYPE_CHECKING:
-    from .store import Journal
+
+class Writer(Protocol):
+    """What a session's record needs of the journal (``store.Journal``): its lock, whether it writes, and
+    a word when a batch grew."""
+
+    lock: threading.Lock
+    writing: bool
+
+    def edited(self, sj: SessionJournal, grew: int, urgent: bool = False) -> None: ...
 
 
 class SessionJournal:
@@ -24,7 +32,7 @@ class SessionJournal:
 
     __slots__ = ("_batch", "_head_len", "_journal", "caps", "dead", "id")
 
-    def __init__(self, journal: Journal, session_id: str, caps: Caps, head_len: int = 0) -> None:
+    def __init__(self, journal: Writer, session_id: str, caps: Caps, head_len: int = 0) -> None:
         self._journal = journal
         self.id = session_id
         self.caps = caps
