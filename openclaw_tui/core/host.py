@@ -18,8 +18,8 @@ from . import calltext, toolcall
 from . import events as ev
 from .config import Settings, load_settings
 from .events import Event, Listener
+from .foreground import ForegroundGroups
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
-from .lifecycle import Table, fresh_table
 from .liverecord import Swept
 from .results import ToolResult, failure
 from .session import Session
@@ -52,6 +52,7 @@ class SessionHost:
         self.supervisor = Supervisor(settings or load_settings(config_path, env), terminal)
         """The sessions and what the tools work on (registry, notices, containment, nodes)."""
         self._ticker: asyncio.Task[None] | None = None
+        self._groups = ForegroundGroups()
         self.closed = False
         self.swept: asyncio.Task[list[Swept]] | None = None
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
@@ -138,19 +139,26 @@ class SessionHost:
         while True:
             await asyncio.sleep(TICK_S)
             running = [s for s in self.supervisor.registry if s.running]
-            table = None
-            if any(s.pty and s.stdin_writable and s.idle_ms() > IDLE_BEFORE_CHECK_MS for s in running):
-                table = await fresh_table()
+            asked = {s: group for s in running if (group := self._foreground_of_idle_pty(s)) is not None}
+            if asked:
+                members = await self._groups.members(sorted(set(asked.values())))
+            else:
+                members = {}
+                self._groups.forget()
             for session in running:
-                if session.update_waiting(self._kernel_reason(session, table)):
+                group = asked.get(session)
+                reason = None
+                if group is not None and session.child is not None and session.child.stdin_fd is not None:
+                    reason = kernel_wait_reason(session.child.stdin_fd, members.get(group, []))
+                if session.update_waiting(reason):
                     self.supervisor.publish(ev.WAITING, session)
 
     @staticmethod
-    def _kernel_reason(session: Session, table: Table | None) -> str | None:
+    def _foreground_of_idle_pty(session: Session) -> int | None:
+        """The foreground process group of a PTY session quiet long enough to ask the kernel about, or None."""
         child = session.child
-        if table is None or not session.pty or child is None or child.stdin_fd is None:
+        if not session.pty or child is None or child.stdin_fd is None or not session.stdin_writable:
             return None
         if session.idle_ms() <= IDLE_BEFORE_CHECK_MS:
             return None
-        pgrp = foreground_group(child.stdin_fd)
-        return kernel_wait_reason(child.stdin_fd, table.get(pgrp, [])) if pgrp else None
+        return foreground_group(child.stdin_fd) or None
