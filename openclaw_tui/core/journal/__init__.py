@@ -11,7 +11,7 @@ How the host uses it (``tools.exec.persist = false`` means ``Journal.disabled()`
 
 At start, off the event loop::
 
-    journal = Journal.open(settings.state_dir)        # never raises; journal.problem says why if degraded
+    journal = Journal.open(settings.state_dir, name=...)  # never raises; journal.problem says why if degraded
     found = journal.load()                            # blocking: run it with asyncio.to_thread
     issued = IssuedIds(found.issued)                  # ids are never reused across restarts
     for s in found.sessions.values():                 # RecoveredSession
