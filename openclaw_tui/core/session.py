@@ -198,7 +198,7 @@ class Session:
 
     def runtime_ms(self) -> int:
         end = self._ended_mono if self._ended_mono is not None else time.monotonic()
-        return int((end - self._started_mono) * 1000)
+        return round((end - self._started_mono) * 1000)  # round: a rebuilt session gives back its own count
 
     def idle_ms(self) -> int:
         return self.capture.idle_ms()
