@@ -34,7 +34,8 @@ NAME_CHARS = 16  # of the socket path's hash: a directory name, not a secret
 
 def journal_name(socket: str | os.PathLike[str]) -> str:
     """The journal's name for the host serving ``socket`` (the hash of its absolute path)."""
-    return hashlib.sha256(os.path.abspath(os.fspath(socket)).encode("utf-8", "surrogateescape")).hexdigest()[:NAME_CHARS]
+    path = os.path.abspath(os.fspath(socket)).encode("utf-8", "surrogateescape")
+    return hashlib.sha256(path).hexdigest()[:NAME_CHARS]
 
 
 def open_journal(settings: Settings, socket: str | os.PathLike[str]) -> tuple[Journal, Recovered]:
@@ -47,7 +48,12 @@ def open_journal(settings: Settings, socket: str | os.PathLike[str]) -> tuple[Jo
                 fh.write(os.path.abspath(os.fspath(socket)) + "\n")
         except OSError:
             pass  # a full disk says so when the journal writes
-    return journal, journal.load()
+    try:
+        return journal, journal.load()
+    except Exception as exc:  # noqa: BLE001  (a journal this code cannot read must not stop the host)
+        journal.degrade(f"journal stopped: reading it back failed ({type(exc).__name__}: {exc}); "
+                        "sessions are kept in memory only")
+        return journal, Recovered()
 
 
 def caps_of(session: Session) -> Caps:

@@ -64,7 +64,8 @@ def list_line(d: dict[str, Any]) -> str:
     if d.get("nodeReachable") is False:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
-    end = "" if d["status"] == RUNNING else f" ({end_words(d['timedOut'], d['exitSignal'], d['exitCode'], d.get('failureKind'))})"
+    words = end_words(d["timedOut"], d["exitSignal"], d["exitCode"], d.get("failureKind"))
+    end = "" if d["status"] == RUNNING else f" ({words})"
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
