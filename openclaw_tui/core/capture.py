@@ -5,7 +5,10 @@ while turning bytes into text waits a moment (or until someone reads the text), 
 converted once per batch and only the part that the retention caps would keep is converted at all. The
 text is bounded buffers (:class:`~.buffers.Output`: head, tail, pending), per stream decoded and stripped
 of escape sequences (:class:`~.text.StreamText`). ``to_json``/``from_json`` write both out and read them
-back, which is how a restarted host or a mirror gets a session's output without its child.
+back, which is how a restarted host or a mirror gets a session's output without its child. A journaled
+session's capture also hands each change to its journal record (``journal``) as it happens: raw bytes at
+their offset, size marks, text, and the characters a flood skipped (cheap in-memory edits; the journal's
+own thread writes them).
 """
 
 from __future__ import annotations
@@ -13,11 +16,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .buffers import STDERR, STDOUT, Output
 from .rawring import RawRing
 from .text import StreamText
+
+if TYPE_CHECKING:
+    from .journal import SessionJournal
 
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
@@ -48,9 +54,13 @@ class OutputCapture:
         self.last_ms: int | None = None
         """Wall-clock time of the newest output (None before the first)."""
         self._last_mono = time.monotonic()
+        self.journal: SessionJournal | None = None
+        """The session's journal record, once it is journaled (see ``Session.keep_record``)."""
 
     def ingest(self, stream: str, data: bytes) -> None:
         """Raw bytes from the child (``stream`` is stdout or stderr), on the loop."""
+        if self.journal is not None:
+            self.journal.raw(self.raw.end, data)
         self.raw.append(data)
         if not self._backlog:
             asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
@@ -67,6 +77,12 @@ class OutputCapture:
         if self._backlog:
             self._convert_backlog()
         return self._text
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal is ``cols`` x ``rows`` from the next byte on (a size mark in the raw ring)."""
+        if self.journal is not None and self.raw.size != (cols, rows):
+            self.journal.size(self.raw.end, cols, rows)
+        self.raw.resize(cols, rows)
 
     def idle_ms(self) -> int:
         """Milliseconds since the newest output (or since the capture began)."""
@@ -107,13 +123,36 @@ class OutputCapture:
             backlog[0] = (stream, data[cut:])
         self._decoders = {STDOUT: StreamText(), STDERR: StreamText()}
         self._text.skip(dropped)
+        if self.journal is not None:
+            self.journal.skip(dropped)
         return backlog
 
     def _append_text(self, stream: str, text: str) -> None:
         if text:
             self._text.append(stream, text)
+            if self.journal is not None:
+                self.journal.output(stream, text)
             self.arrived.set()
             self._on_text()
+
+    # -- the journal ----------------------------------------------------------------------------
+    def keep_record(self, journal: SessionJournal) -> None:
+        """From now on hand every change to ``journal``, after what is held now: the raw ring with its size
+        marks, and the text as head, the count of what the caps dropped, and the tail."""
+        text = self.text  # converts the backlog first, so nothing is handed over twice
+        start, data = self.raw.read(self.raw.start)
+        for mark in self.raw.marks_from(self.raw.marks_base):
+            journal.size(*mark)
+        journal.raw(start, data)
+        before = text.total_chars - text.tail.size  # characters the tail no longer holds
+        if before > len(text.head):
+            journal.output(STDOUT, text.head)  # the head's streams are not kept; it is shown as one text
+            journal.skip(before - len(text.head))
+        elif before:
+            journal.output(STDOUT, text.head[:before])
+        for chunk in text.tail.chunks:
+            journal.output(chunk.stream, chunk.text)
+        self.journal = journal
 
     # -- as data --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

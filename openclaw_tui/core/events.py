@@ -22,6 +22,7 @@ INPUT = "session-input"
 EXITED = "session-exited"
 REMOVED = "session-removed"
 NOTIFICATION = "exit-notification"
+JOURNAL = "host-journal"  # whether sessions are saved to disk changed: data {"saving", "problem"}
 HOST_GONE = "host-gone"  # from a mirror of a host in another process (attach) whose connection was lost
 
 

@@ -140,9 +140,9 @@ def session_fields(session: Session) -> dict[str, Any]:
 
 def background_result(core: ToolCore, session: Session) -> ToolResult:
     """Hand the run to the background and tell the agent how to follow it, with the output's tail."""
-    core.background(session)
     tail = session.output.tail_text(TAIL_CHARS)
     session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
+    core.background(session)  # after the take: its journal record starts with what the agent has read
     details = session_fields(session)
     details.update(tail=tail, failureKind=None)
     text = dropped_note(session.output) + (

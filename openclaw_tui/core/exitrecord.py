@@ -18,14 +18,18 @@ from typing import Any
 RUNNING = "running"
 COMPLETED = "completed"
 FAILED = "failed"
+HOST_DIED = "host-died"  # ``failure``: the host that ran it died, and the next host found it ended
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None) -> str:
-    """``timed out``, ``killed by SIGTERM`` or ``exit code 0``: also for a session known only by its details."""
+def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None, failure: str | None = None) -> str:
+    """``timed out``, ``killed by SIGTERM``, ``exit code 0`` or ``the host that ran it died``: also for a
+    session known only by its details."""
+    if failure == HOST_DIED:
+        return "the host that ran it died"
     if timed_out:
         return "timed out"
     if exit_signal:
@@ -44,18 +48,19 @@ class ExitRecord:
     killed_by: str | None = None  # who asked it to end first: an agent, operator, timeout or shutdown
     cleanup: str = "pending"  # confirmed once the OS shows none of its processes left, else uncertain
     leftover: list[int] = field(default_factory=list)  # pids still there when cleanup is uncertain
+    failure: str | None = None  # why it ended when no exit status could be had (``host-died``)
 
     @property
     def status(self) -> str:
         if self.ended_ms is None:
             return RUNNING
-        if self.timed_out or self.signal is not None or self.code in (126, 127):
+        if self.failure is not None or self.timed_out or self.signal is not None or self.code in (126, 127):
             return FAILED
         return COMPLETED
 
     def words(self) -> str:
         """How it ended, for a sentence: ``exit code 2``, ``killed by SIGINT``, ``timed out``."""
-        return end_words(self.timed_out, self.signal, self.code)
+        return end_words(self.timed_out, self.signal, self.code, self.failure)
 
     # -- what the enders learn ------------------------------------------------------------------
     def asked(self, reason: str | None) -> None:
@@ -91,6 +96,13 @@ class ExitRecord:
             self.code = code
         self.ended_ms = now_ms()
 
+    def host_died(self, found_ms: int, leftover: list[int]) -> None:
+        """Its host died while it ran, and the next host, starting at ``found_ms``, found it ended: no exit
+        status exists. ``leftover``: its processes that host could not end (the cleanup is then uncertain)."""
+        self.failure = HOST_DIED
+        self.ended_ms = found_ms
+        self.cleaned(leftover)
+
     # -- as data --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,4 +115,4 @@ class ExitRecord:
     def from_details(cls, d: dict[str, Any], ended_ms: int | None) -> ExitRecord:
         """The record as a session's details tell it (a mirror of a host elsewhere)."""
         return cls(ended_ms, d.get("exitCode"), d.get("exitSignal"), d.get("timedOut", False), d.get("killedBy"),
-                   d.get("cleanup") or "pending", list(d.get("leftoverPids") or []))
+                   d.get("cleanup") or "pending", list(d.get("leftoverPids") or []), d.get("failureKind"))

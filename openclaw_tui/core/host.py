@@ -5,11 +5,17 @@ It reads each call (:mod:`.toolcall`), runs it through the tool table (:mod:`.to
 call. Leaving ``async with`` a host ends all sessions the way a kill does, returning only once none of
 their processes is left. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
 evidence for PTYs) so watchers hear when a session starts or stops waiting.
+
+A host that serves a socket keeps its sessions across its starts (:meth:`persist`, which the server
+calls when it binds): it journals them under the state directory, and a new host on the same socket,
+even after a crash, brings back what the journal holds before it runs any call. The ticker also
+watches the journal: when it stops saving (a full disk), watchers hear of it once (``host-journal``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -21,6 +27,7 @@ from .events import Event, Listener
 from .foreground import ForegroundGroups
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .liverecord import Swept
+from .persist import Restored, open_journal
 from .results import ToolResult, failure
 from .session import Session
 from .shell import start_probe
@@ -29,6 +36,7 @@ from .toolcore import TerminalEngine
 from .tools import run_tool
 
 TICK_S = 0.5
+log = logging.getLogger(__name__)
 
 
 class SessionHost:
@@ -56,6 +64,9 @@ class SessionHost:
         self.closed = False
         self.swept: asyncio.Task[list[Swept]] | None = None
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
+        self.restored: asyncio.Task[Restored] | None = None
+        """Brings back the sessions of the last host on this socket (see :meth:`persist`); calls wait for it."""
+        self._journal_told: dict[str, Any] | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SessionHost:
@@ -73,16 +84,52 @@ class SessionHost:
                 start_probe()  # the login shell's PATH, ready before the first run needs it
             self.swept = asyncio.get_running_loop().create_task(self.supervisor.containment.sweep())
 
+    def persist(self, socket: str | os.PathLike[str]) -> None:
+        """Keep this host's sessions across its starts, as the host serving ``socket``: journal them under
+        the state directory (``tools.exec.persist = false``: not at all), and first bring back what the
+        last host on that socket left there. Tool calls wait until that is done. Called once (by the
+        server, when it has bound the socket); later calls do nothing."""
+        if self.restored is None:
+            self.restored = asyncio.get_running_loop().create_task(self._restore(socket))
+
+    async def _restore(self, socket: str | os.PathLike[str]) -> Restored:
+        settings = self.supervisor.settings
+        if not settings.persist:
+            return Restored()
+        journal, found = await asyncio.to_thread(open_journal, settings, socket)
+        try:
+            running = [s for sid, s in found.sessions.items() if s.exit is None and self.session(sid) is None]
+            swept: list[Swept] = []
+            if running and self.swept is not None:  # their processes: what the sweep of dead hosts found
+                try:
+                    swept = await asyncio.shield(self.swept)
+                except Exception:  # noqa: BLE001  (serve reports the failed sweep; nothing is known of them)
+                    swept = []
+            done = self.supervisor.restore(journal, found, swept)
+        except Exception as exc:  # noqa: BLE001  (a record this code cannot take must not stop the host)
+            journal.degrade(f"journal stopped: restoring the sessions failed ({type(exc).__name__}: {exc}); "
+                            "sessions are kept in memory only")
+            self.supervisor.journal = journal
+            done = Restored()
+        line = done.describe()
+        if line:
+            log.info("openclaw-tui: %s", line)
+        self._journal_check()
+        return done
+
     async def close(self) -> None:
         """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
-        then free the containment (cgroups, watchdog, live record)."""
+        then free the containment (cgroups, watchdog, live record) and close the journal."""
         self.closed = True
+        if self.restored is not None:
+            await asyncio.wait([self.restored])
         await self.supervisor.end_all()
         if self._ticker is not None:
             self._ticker.cancel()
         if self.swept is not None:
             await asyncio.gather(self.swept, return_exceptions=True)
         await self.supervisor.close()
+        await asyncio.to_thread(self.supervisor.journal.close)
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""
@@ -107,6 +154,8 @@ class SessionHost:
             return exc.result
         if self.closed:
             return failure("the host is shutting down; no new calls are accepted", "host-closed")
+        if self.restored is not None and not self.restored.done():
+            await asyncio.wait([self.restored])  # the journal's sessions and ids first
         return await run_tool(self.supervisor, read, agent)
 
     def _with_notices(self, res: ToolResult, agent: str | None) -> ToolResult:
@@ -126,6 +175,12 @@ class SessionHost:
         """Every session in scope, running foreground ones included, newest first (for dashboards)."""
         return self.supervisor.sessions(agent)
 
+    @property
+    def journal_status(self) -> dict[str, Any]:
+        """``{"saving": bool, "problem": str | None}``: whether sessions are being saved to disk, and why
+        not when they should be (shown in the log, a ``list`` note and the dashboard's header)."""
+        return self.supervisor.journal_status()
+
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Snapshot first, then every session event; returns an unsubscribe function."""
@@ -138,6 +193,7 @@ class SessionHost:
         """Re-check who is waiting for input: the idle rule, and the kernel's evidence for PTYs."""
         while True:
             await asyncio.sleep(TICK_S)
+            self._journal_check()
             running = [s for s in self.supervisor.registry if s.running]
             asked = {s: group for s in running if (group := self._foreground_of_idle_pty(s)) is not None}
             if asked:
@@ -152,6 +208,16 @@ class SessionHost:
                     reason = kernel_wait_reason(session.child.stdin_fd, members.get(group, []))
                 if session.update_waiting(reason):
                     self.supervisor.publish(ev.WAITING, session)
+
+    def _journal_check(self) -> None:
+        """Tell watchers (and the log) once when the journal's state changed: a disk that filled up."""
+        now = self.journal_status
+        if now == self._journal_told:
+            return
+        if now["problem"] and (self._journal_told or {}).get("problem") != now["problem"]:
+            log.info("openclaw-tui: %s", now["problem"])  # serve prints it; an embedding program may log it
+        self._journal_told = now
+        self.supervisor.bus.publish(Event(ev.JOURNAL, None, dict(now)))
 
     @staticmethod
     def _foreground_of_idle_pty(session: Session) -> int | None:

@@ -7,6 +7,7 @@ twice, and input typed at a password prompt (the terminal's echo off) is recorde
 transcript says who answered but never the secret, which agents and dashboards could read back.
 Keystrokes typed through (action ``type``) join the record of the line they belong to, so a typed answer
 is one record, as a written one is, and a hidden one does not show its length keystroke by keystroke.
+A journaled session's log hands each record to its journal record (``journal``) as it is made.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    from .journal import SessionJournal
 
 INPUT_HISTORY = 200
 HIDDEN_PREVIEW = "•••"  # what an input record shows of input typed with echo off
@@ -49,6 +53,7 @@ class InputLog:
     def __init__(self, records: list[InputRecord] | None = None) -> None:
         self._records: deque[InputRecord] = deque(records or (), maxlen=INPUT_HISTORY)
         self._typed_line_open = False  # the last input was a keystroke typed through, mid-line
+        self.journal: SessionJournal | None = None  # the session's journal record, once it is journaled
 
     def __iter__(self) -> Iterator[InputRecord]:
         return iter(self._records)
@@ -75,9 +80,19 @@ class InputLog:
                 and len(last.preview) < PREVIEW_CHARS):
             preview = HIDDEN_PREVIEW if HIDDEN_PREVIEW in (preview, last.preview) else last.preview + preview
             self._records[-1] = InputRecord(now, source, action, preview[:PREVIEW_CHARS], last.nbytes + len(data))
+            joined = True
         else:
             self._records.append(InputRecord(now, source, action, preview[:PREVIEW_CHARS], len(data)))
+            joined = False
+        if self.journal is not None:
+            self.journal.input(self._records[-1].to_json(), replace_last=joined)
         self._typed_line_open = action == "type" and not data.endswith((b"\r", b"\n"))
+
+    def keep_record(self, journal: SessionJournal) -> None:
+        """From now on hand every record to ``journal``, after those held now."""
+        for record in self._records:
+            journal.input(record.to_json())
+        self.journal = journal
 
     def to_json(self) -> list[dict[str, Any]]:
         return [r.to_json() for r in self._records]

@@ -8,14 +8,16 @@ successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The opera
 no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
 only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
 What the rules need to know (which ends a result already told, which sessions a timed poll is waiting
-on) is kept here, by session id, and forgotten with the session.
+on) is kept here, by session id, and forgotten with the session. ``on_told`` hears when an agent learns
+how a session ended (a result said so, or it took the notice), so the journal can record it: a notice
+still owed when the host dies is queued again by the next host, one already told is not.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -40,11 +42,13 @@ class Notices:
         self._queues: dict[str | None, list[dict[str, Any]]] = {}
         self._reported: set[str] = set()  # sessions whose end a result already told their agent
         self._awaited: Counter[str] = Counter()  # timed polls of a session's own agent waiting on it now
+        self.on_told: Callable[[str], None] = lambda session_id: None
 
     def reported(self, session_id: str) -> None:
         """A result (a poll, a kill) told the agent how the session ended: no notice repeats it."""
         self._reported.add(session_id)
         self.discard(session_id)
+        self.on_told(session_id)
 
     @contextmanager
     def awaiting(self, session_id: str) -> Iterator[None]:
@@ -88,6 +92,7 @@ class Notices:
             "exitCode": end.code,
             "exitSignal": end.signal,
             "timedOut": end.timed_out,
+            **({"failureKind": end.failure} if end.failure else {}),
             "snippet": text,
             "text": f"[exit] {session.id} ({session.name}) {end.status}, {end.words()}"
             + (f": {text}" if text else ""),
@@ -108,4 +113,7 @@ class Notices:
             queue[:] = [n for n in queue if n["sessionId"] != session_id]
 
     def take(self, agent: str | None) -> list[dict[str, Any]]:
-        return self._queues.pop(agent, [])
+        taken = self._queues.pop(agent, [])
+        for notice in taken:
+            self.on_told(notice["sessionId"])
+        return taken

@@ -15,14 +15,15 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from .config import POLL_WAIT_MAX_MS
-from .exitrecord import RUNNING, end_words
+from .exitrecord import HOST_DIED, RUNNING, end_words
 from .inputwait import kernel_evidence_available
 from .launch import end_session
 from .models import ACTIONS, ProcessParams, misplaced
+from .persist import status
 from .placement import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
 from .results import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
-from .session import Session
+from .session import Session, iso
 from .toolcore import ToolCore
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
@@ -63,27 +64,47 @@ def list_line(d: dict[str, Any]) -> str:
     if d.get("nodeReachable") is False:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
-    end = "" if d["status"] == RUNNING else f" ({end_words(d['timedOut'], d['exitSignal'], d['exitCode'])})"
+    words = end_words(d["timedOut"], d["exitSignal"], d["exitCode"], d.get("failureKind"))
+    end = "" if d["status"] == RUNNING else f" ({words})"
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
 async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
-    """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer."""
+    """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer;
+    a note when sessions are not being saved to disk though they should be (``details.journal``)."""
     sessions = [s.details() for s in core.registry.listed(agent)]
-    if core.nodes is None:
-        return result("\n".join(map(list_line, sessions)) or "No background sessions.", "completed", sessions=sessions)
-    sessions, notes, reach = await merged_listing(core.nodes, sessions, agent)
-    text = "\n".join(map(list_line, sessions)) or "No background sessions."
+    journal = status(core.journal)
+    notes = [f"note: sessions are not being saved to disk: {journal['problem']}"] if (
+        journal["problem"] and not journal["saving"]) else []
+    more: dict[str, Any] = {}
+    if core.nodes is not None:
+        sessions, node_notes, more["nodes"] = await merged_listing(core.nodes, sessions, agent)
+        notes = node_notes + notes
+    text = "\n".join([*map(list_line, sessions)] or ["No background sessions."])
     if notes:
         text += "\n" + "\n".join(notes)
-    return result(text, "completed", sessions=sessions, nodes=reach)
+    return result(text, "completed", sessions=sessions, journal=journal, **more)
 
 
 def _status_line(session: Session) -> str:
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
     more = f" {MORE_TIME}." if session.exit.timed_out else ""
+    if session.exit.failure == HOST_DIED:
+        more = " " + host_died_words(session)
     return f"Process ended: {session.status}, {session.exit.words()}.{more}"
+
+
+def host_died_words(session: Session) -> str:
+    """What became of a session whose host died while it ran, as far as the next host could tell."""
+    end = session.exit
+    if end.cleanup == "uncertain":
+        gone = (f"Not all of its processes could be ended: still there: pid "
+                f"{', '.join(map(str, end.leftover)) or 'unknown'}.")
+    else:
+        gone = "None of its processes is left."
+    return (f"{gone} No exit code exists; the output up to then is kept (log reads it). Found ended by the next "
+            f"host at {iso(end.ended_ms)}; run it again if it must finish.")
 
 
 class Backoff:
@@ -119,6 +140,8 @@ async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
                 w.cancel()
     text, dropped = s.output.pending.take()
     s.capture.arrived.clear()
+    if text or dropped:
+        s.record_meta()  # how far the agent has read: a restarted host gives it only what came after
     details = s.details()
     parts = []
     if dropped:

@@ -5,7 +5,9 @@ window was already answered in full and is forgotten. Finished sessions expire a
 captured, and the registry never holds more than 50 finished sessions or two million retained
 characters in all: the oldest finished go first, and the most recently finished always keeps its
 (capped) output. Scope is by agent: an agent sees only what it started; the operator (``None``) sees all.
-Ids are never reused: the registry remembers every id it issued, so a stale id finds no session.
+Ids are never reused: the registry remembers every id it issued (``on_issued`` hears of each, for the
+journal), so a stale id finds no session. Sessions a host brings back from its journal are restored
+with what is left of their TTL.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Registry:
         self._on_removed = on_removed
         self.max_finished = max_finished
         self.max_retained = max_retained
+        self.on_issued: Callable[[str], None] = lambda session_id: None
 
     def __iter__(self) -> Iterator[Session]:
         return iter(list(self._sessions.values()))
@@ -45,6 +48,7 @@ class Registry:
         """An id no session of this host ever had (nor any in ``issued`` from before)."""
         session_id = new_session_id(self.issued)
         self.issued.add(session_id)
+        self.on_issued(session_id)
         return session_id
 
     def add(self, session: Session) -> None:
@@ -71,6 +75,17 @@ class Registry:
         loop = asyncio.get_running_loop()
         self._expiry[session.id] = loop.call_later(session.settings.ttl_ms / 1000, self.drop, session.id)
         self._evict(newest=session)
+
+    def restore(self, session: Session, ttl_left_s: float) -> None:
+        """A finished session brought back from the journal, expiring in ``ttl_left_s``."""
+        self.add(session)
+        self._expiry[session.id] = asyncio.get_running_loop().call_later(max(0.0, ttl_left_s), self.drop, session.id)
+
+    def evict_restored(self) -> None:
+        """After restoring: hold to the bounds, keeping the most recently finished."""
+        done = [s for s in self._sessions.values() if not s.running]
+        if done:
+            self._evict(newest=max(done, key=lambda s: s.exit.ended_ms or 0))
 
     def drop(self, session_id: str) -> Session | None:
         session = self._sessions.pop(session_id, None)

@@ -7,7 +7,8 @@ who typed what (:class:`~.inputlog.InputLog`) and how it ended (:class:`~.exitre
 Launching hands it what the launcher learned (:class:`~.launched.Launched`). It answers the questions
 both sides ask: is it still running, how did it end, is it waiting for input. ``to_json`` writes all of
 it in one shape and ``from_json`` rebuilds the record (without the live child), for a host that must
-keep its sessions across a restart.
+keep its sessions across a restart. A journaled session (``keep_record``) hands its record to the
+journal piece by piece as it changes: its metadata here, its output and inputs through its parts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .buffers import Output
 from .capture import OutputCapture, now_ms
@@ -30,6 +31,9 @@ from .queries import QueryScanner
 from .rawring import RawRing
 from .runner import Child
 from .sandbox import GATEWAY
+
+if TYPE_CHECKING:
+    from .journal import SessionJournal
 
 __all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 
@@ -93,6 +97,9 @@ class Session:
         self._waiting_told: tuple[bool, str | None] = (False, None)  # the verdict the last check reported
         self.done = asyncio.Event()
         self._raw_listeners: list[Callable[[], None]] = []
+        # its journal record (None: kept in memory only), and whether its agent was told how it ended
+        self.journal: SessionJournal | None = None
+        self.told = False
 
     def launched(self, run: Launched) -> None:
         """What the launcher learned: the child, where and in what it runs, the PTY's first size."""
@@ -101,7 +108,7 @@ class Session:
         self.placement = run.placement
         self.containment = run.enclosure.kind
         if run.pty_size is not None:
-            self.raw.resize(*run.pty_size)
+            self.capture.resize(*run.pty_size)
 
     @property
     def child(self) -> Child | None:
@@ -154,7 +161,7 @@ class Session:
         """
         if (cols, rows) == self.pty_size:
             return  # the kernel would not signal the program either
-        self.raw.resize(cols, rows)
+        self.capture.resize(cols, rows)
         if self.child is not None:
             self.child.resize(cols, rows)
         for listener in list(self._raw_listeners):
@@ -191,7 +198,7 @@ class Session:
 
     def runtime_ms(self) -> int:
         end = self._ended_mono if self._ended_mono is not None else time.monotonic()
-        return int((end - self._started_mono) * 1000)
+        return round((end - self._started_mono) * 1000)  # round: a rebuilt session gives back its own count
 
     def idle_ms(self) -> int:
         return self.capture.idle_ms()
@@ -218,9 +225,18 @@ class Session:
         self._ended_mono = time.monotonic()
         self.waiting_reason = None
 
+    def mark_host_died(self, found_ms: int, leftover: list[int]) -> None:
+        """A session rebuilt from its record that was running when its host died: ended, as the next host
+        found it at ``found_ms`` (see ``ExitRecord.host_died``)."""
+        self.exit.host_died(found_ms, leftover)
+        self._ended_mono = time.monotonic()
+        self.done.set()
+
     def details(self) -> dict[str, Any]:
-        """The machine-readable state shared by every result about this session."""
+        """The machine-readable state shared by every result about this session (``failureKind`` only for
+        one that ended without an exit status: ``host-died``)."""
         out = self.output
+        failure = {"failureKind": self.exit.failure} if self.exit.failure else {}
         return {
             "sessionId": self.id,
             "status": self.status,
@@ -251,19 +267,50 @@ class Session:
             "idleMs": self.idle_ms(),
             "lastOutputAt": iso(self.capture.last_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,
+            **failure,
         }
 
+    # -- the journal ----------------------------------------------------------------------------
+    def keep_record(self, journal: SessionJournal, catch_up: bool = True) -> None:
+        """Journal this session from now on: its metadata, what its parts hold now (unless the record
+        already has it: ``catch_up`` false), then every change."""
+        self.journal = journal
+        self.record_meta()
+        if catch_up:
+            self.capture.keep_record(journal)
+            self.inputs.keep_record(journal)
+        else:
+            self.capture.journal = self.inputs.journal = journal
+
+    def record_meta(self) -> None:
+        """Hand the journal the metadata as it stands: what ``to_json`` says of the session besides its
+        parts, how much of its output a poll has returned, and whether its agent was told how it ended."""
+        if self.journal is not None:
+            pending = self.output.pending
+            polled = self.output.total_chars - sum(pending.sizes.values()) - pending.dropped
+            self.journal.meta({**self._identity(), "polled": polled, "told": self.told})
+
+    def record_exit(self, notice: dict[str, Any] | None) -> None:
+        """Hand the journal how the session ended (written at once), with the exit notice queued for it."""
+        if self.journal is not None:
+            self.journal.exit({"exit": self.exit.to_json(), "durationMs": self.runtime_ms(),
+                               "lastOutputMs": self.capture.last_ms, "notice": notice})
+
     # -- as data --------------------------------------------------------------------------------
+    def _identity(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "sessionId": self.id, "command": self.command, "name": self.name,
+            "agent": self.agent, "cwd": self.cwd, "pty": self.pty, "settings": asdict(self.settings),
+            "order": self.order, "startedMs": self.started_ms, "backgrounded": self.backgrounded,
+            "placement": self.placement, "pid": self.pid, "containment": self.containment,
+        }
+
     def to_json(self) -> dict[str, Any]:
         """Everything a restarted host needs to show this session again, in one JSON shape: what it is,
         where it ran, its output (text and raw), inputs, end, and the settings it was admitted with."""
         return {
-            "format": FORMAT, "sessionId": self.id, "command": self.command, "name": self.name,
-            "agent": self.agent, "cwd": self.cwd, "pty": self.pty, "settings": asdict(self.settings),
-            "order": self.order, "startedMs": self.started_ms, "durationMs": self.runtime_ms(),
-            "backgrounded": self.backgrounded, "placement": self.placement, "pid": self.pid,
-            "containment": self.containment, "output": self.capture.to_json(), "inputs": self.inputs.to_json(),
-            "exit": self.exit.to_json(), "modes": self.tracked_modes.to_json(),
+            **self._identity(), "durationMs": self.runtime_ms(), "output": self.capture.to_json(),
+            "inputs": self.inputs.to_json(), "exit": self.exit.to_json(), "modes": self.tracked_modes.to_json(),
         }
 
     @classmethod

@@ -6,6 +6,8 @@ that change a session's place (``spawn`` and ``background``). It starts one supe
 session, which waits for the run to end, makes sure nothing of it survives, queues the exit notice and
 tells watchers (every change goes out on ``bus``). The host around it adds the tool table, the
 waiting-for-input check and the lifecycle (see :mod:`.host`), as asyncio's ``Process`` wraps a protocol.
+It also keeps the journal (:mod:`.journal`, through :mod:`.persist`): every issued id, every backgrounded
+session from the moment it is listed, and what a new host restores from it.
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import events as ev
+from .capture import now_ms
 from .config import ExecSettings, Settings
 from .containment import Containment
 from .events import Event, EventBus
+from .journal import Journal, Recovered, RecoveredSession
 from .launch import end_session, start, supervise
+from .liverecord import Swept
 from .names import derive_name
 from .notify import Notices
+from .persist import Restored, caps_of, leftover_of, owed_notice, rebuild, status
 from .registry import Registry
 from .session import Session
 from .toolcore import TerminalEngine
@@ -50,6 +56,10 @@ class Supervisor:
         self.notices = Notices()
         self.containment = Containment(settings.containment, settings.state_dir, settings.exec.kill_grace_s)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.journal = Journal.disabled()
+        """Where sessions are journaled: nowhere until :meth:`restore` hands over the host's journal."""
+        self.registry.on_issued = lambda session_id: self.journal.issued(session_id)
+        self.notices.on_told = self._told
 
     # -- sessions -------------------------------------------------------------------------------
     def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
@@ -68,6 +78,7 @@ class Supervisor:
     def background(self, session: Session) -> None:
         """The run leaves its exec call's yield window: listed, kept after it ends, notified on exit."""
         session.background()
+        self.record(session)
         self.publish(ev.BACKGROUNDED, session)
 
     def sessions(self, agent: str | None = None) -> list[Session]:
@@ -84,6 +95,7 @@ class Supervisor:
             self.containment.ended(session.id)
             session.done.set()
             notice = self.notices.on_exit(session)
+            session.record_exit(notice)
             self.publish(ev.EXITED, session)
             if notice is not None:
                 self.bus.publish(Event(ev.NOTIFICATION, session.id, notice))
@@ -107,7 +119,77 @@ class Supervisor:
 
     def _removed(self, session: Session) -> None:
         self.notices.forget(session.id)
+        if session.journal is not None:
+            self.journal.forget(session.id)
         self.publish(ev.REMOVED, session)
+
+    # -- the journal ----------------------------------------------------------------------------
+    def record(self, session: Session, catch_up: bool = True) -> None:
+        """Journal ``session`` from now on (backgrounded sessions are: only they are kept)."""
+        if self.journal.writing and session.journal is None:
+            session.keep_record(self.journal.session(session.id, caps_of(session)), catch_up)
+
+    def restore(self, journal: Journal, found: Recovered, swept: list[Swept]) -> Restored:
+        """Take over ``journal`` and bring back what it holds (``found``): no id it issued is issued again;
+        finished sessions within their TTL are listed again, sessions that were running when their host
+        died are listed as ended (``host-died``, with ``swept``'s word on their processes) and their agents
+        get the exit notice on their next call, as do agents never told of an exit. Sessions already here
+        (adopted across a re-exec) keep running and are journaled on."""
+        self.journal = journal
+        for session_id in found.issued:
+            self.registry.issued.add(session_id)
+        done = Restored()
+        now = now_ms()
+        for old in sorted(found.sessions.values(), key=lambda r: r.meta.get("order", 0)):
+            here = self.registry.get(old.session_id, None)
+            if here is not None:
+                self.record(here, catch_up=False)
+                continue
+            try:
+                session = rebuild(old, self._on_session_change)
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                done.problems.append(f"the journal record of session {old.session_id} could not be read back "
+                                     f"({type(exc).__name__}: {exc}); left on disk")
+                continue
+            self._restore_one(session, old, now, swept, done)
+        self.registry.evict_restored()
+        for session in self.registry:  # running here but never journaled (adopted before a journal existed)
+            if session.backgrounded and session.running:
+                self.record(session)
+        return done
+
+    def _restore_one(self, session: Session, old: RecoveredSession, now: int, swept: list[Swept],
+                     done: Restored) -> None:
+        notice = owed_notice(old)
+        died = session.running
+        if died:
+            session.mark_host_died(now, leftover_of(session.id, swept))
+        ttl_left_s = (session.settings.ttl_ms - (now - (session.exit.ended_ms or now))) / 1000
+        if ttl_left_s <= 0:
+            self.journal.forget(session.id)
+            done.expired += 1
+            return
+        session.journal = self.journal.session(session.id)
+        if died:
+            notice = self.notices.on_exit(session)
+            session.record_exit(notice)
+            done.died += 1
+        else:
+            if notice is not None:
+                self.notices.add(notice)
+            done.finished += 1
+        self.registry.restore(session, ttl_left_s)
+        self.publish(ev.ADDED, session)
+
+    def _told(self, session_id: str) -> None:
+        session = self.registry.get(session_id, None)
+        if session is not None and not session.told:
+            session.told = True
+            session.record_meta()
+
+    def journal_status(self) -> dict[str, Any]:
+        """Whether sessions are being saved to disk, and the journal's problem if it has one."""
+        return status(self.journal)
 
     # -- events ---------------------------------------------------------------------------------
     def publish(self, kind: str, session: Session) -> None:
@@ -115,7 +197,8 @@ class Supervisor:
             self.bus.publish(Event(kind, session.id, {} if kind == ev.OUTPUT else session.details()))
 
     def _snapshot(self) -> Event:
-        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()]})
+        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()],
+                                         "journal": self.journal_status()})
 
     def _on_session_change(self, kind: str, session: Session) -> None:
         self.publish(ev.OUTPUT if kind == "output" else ev.INPUT, session)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from .config import ExecSettings, Settings
+from .journal import Journal
 from .notify import Notices
 from .registry import Registry
 from .session import Replier, Session
@@ -41,6 +42,7 @@ class ToolCore(Protocol):
     notices: Notices
     terminal: TerminalEngine | None
     nodes: Nodes | None
+    journal: Journal
 
     def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
               timeout_s: float, settings: ExecSettings) -> Session:

@@ -192,6 +192,7 @@ class RemoteHost:
         self.ready = asyncio.Event()
         self.closed = False
         self.lost = False  # the host went away (not our own close): what is shown is no longer live
+        self.journal_status: dict[str, Any] = {"saving": False, "problem": None}  # as the host's events say
         client.listen(self._on_message)
         self._watching = asyncio.ensure_future(self._watch_connection())
 
@@ -270,6 +271,8 @@ class RemoteHost:
         if method != "event":
             return
         kind, sid, data = params["kind"], params.get("sessionId"), params.get("data") or {}
+        if kind in (ev.SNAPSHOT, ev.JOURNAL):
+            self.journal_status = dict((data.get("journal") or self.journal_status) if kind == ev.SNAPSHOT else data)
         if kind == ev.SNAPSHOT:
             for d in reversed(data.get("sessions", [])):  # oldest first, so order matches the host's
                 self._add(d)

@@ -4,7 +4,9 @@ SIGTERM, SIGINT and SIGHUP start a graceful shutdown: every process of every ses
 grace period, then SIGKILL, and the host exits only once the OS confirms they are gone. A second signal
 forces it: SIGKILL to every session at once. At start it says how gateway sessions are contained, and,
 once the sweep of dead hosts' records is done, one line per dead host whose processes it (or that host's
-watchdog) ended.
+watchdog) ended, then what it brought back from the journal of the last host on this socket. Whenever
+sessions stop being saved to disk (a full disk, an unwritable state directory, a damaged journal), a line
+on stderr says why; the host goes on with them in memory.
 
 Exit status 1 when another host already serves the socket, 2 when the socket's path or directory cannot
 be used (the message says why: too long, not ours, open to others, not a socket).
@@ -15,9 +17,12 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .. import ToolHost
+from ..core import events as ev
+from ..core.events import Event
 from .paths import socket_path
 from .server import AlreadyServing, HostServer
 
@@ -48,12 +53,14 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
     containment = host.supervisor.containment
     print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
           flush=True)
-    report = loop.create_task(_report_sweep(host))
+    report = loop.create_task(_report_start(host))
+    unsubscribe = host.subscribe(_journal_reporter())
     if ready is not None:
         ready.set()
     try:
         await stop.wait()
     finally:
+        unsubscribe()
         report.cancel()
         await server.close()
         await host.close()
@@ -62,17 +69,37 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
     return 0
 
 
-async def _report_sweep(host: ToolHost) -> None:
-    """What the start-up sweep ended, for the operator: one line per dead host it found."""
-    if host.swept is None:
-        return
-    try:
-        reports = await asyncio.shield(host.swept)
-    except Exception as exc:  # the sweep must never take the host down; say so instead
-        print(f"openclaw-tui: the sweep of dead hosts' sessions failed: {exc}", flush=True)
-        return
-    for found in reports:
-        print(f"openclaw-tui: {found.describe()}", flush=True)
+async def _report_start(host: ToolHost) -> None:
+    """What the start-up sweep ended, one line per dead host it found, then what the journal gave back."""
+    if host.swept is not None:
+        try:
+            reports = await asyncio.shield(host.swept)
+        except Exception as exc:  # the sweep must never take the host down; say so instead
+            print(f"openclaw-tui: the sweep of dead hosts' sessions failed: {exc}", flush=True)
+            reports = []
+        for found in reports:
+            print(f"openclaw-tui: {found.describe()}", flush=True)
+    if host.restored is not None:
+        line = (await asyncio.shield(host.restored)).describe()
+        if line:
+            print(f"openclaw-tui: {line}", flush=True)
+
+
+def _journal_reporter() -> Callable[[Event], None]:
+    """A listener printing each new journal problem on stderr, once."""
+    said: set[str] = set()
+
+    def on_event(event: Event) -> None:
+        if event.kind not in (ev.JOURNAL, ev.SNAPSHOT):
+            return
+        state = event.data if event.kind == ev.JOURNAL else event.data.get("journal") or {}
+        problem = state.get("problem")
+        if problem and problem not in said:
+            said.add(problem)
+            lead = "" if state.get("saving") else "sessions are not being saved to disk: "
+            print(f"openclaw-tui: {lead}{problem}", file=sys.stderr, flush=True)
+
+    return on_event
 
 
 async def _refuse(host: ToolHost, exc: Exception, status: int) -> int:

@@ -62,7 +62,8 @@ class HostServer:
 
         The lock file next to the socket is held for the host's lifetime, so of two hosts starting at the
         same instant exactly one binds: without it both could find no live host and both bind, the second
-        unlinking the first's socket.
+        unlinking the first's socket. Once bound, the host keeps its sessions as this socket's host
+        (``SessionHost.persist``): the journal is the socket's, so only its holder reads or writes it.
         """
         check_length(self.path)
         ensure_private_dir(self.path)
@@ -78,6 +79,7 @@ class HostServer:
         except BaseException:
             self._release_lock()
             raise
+        self.host.persist(self.path)  # the host on this socket: its sessions are journaled, and come back
 
     async def _replace_stale_socket(self) -> None:
         """Remove a socket a crashed host left behind; anything else at the path is not ours to remove."""

@@ -239,6 +239,11 @@ class DashboardApp(App[int]):
             return
         sessions = self.sessions()
         self.header.show_counts(counts(sessions))
+        journal = getattr(self.host, "journal_status", None) or {}
+        problem = None if journal.get("saving") else journal.get("problem")
+        if self.header.show_journal_problem(problem) and problem:
+            self.notify(f"Sessions are not being saved to disk: {problem}", title="Journal", severity="warning",
+                        timeout=10, markup=False)
         self.workspace.sync(sessions)
         self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
 

@@ -25,6 +25,7 @@ class SummaryHeader(Widget):
         super().__init__(id=id)
         self.attached_to = attached_to
         self.host_gone = False  # attached, and the host went away: the counts are the last ones known
+        self.journal_problem: str | None = None  # why the host's sessions are not being saved to disk
         self.quit_key = "q"  # as bound now (the keymap may remap it)
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
 
@@ -32,6 +33,14 @@ class SummaryHeader(Widget):
         if counts != self.counts:
             self.counts = dict(counts)
             self.refresh()
+
+    def show_journal_problem(self, problem: str | None) -> bool:
+        """Mark (or unmark) that sessions are not being saved to disk; True when that changed."""
+        if problem == self.journal_problem:
+            return False
+        self.journal_problem = problem
+        self.refresh()
+        return True
 
     def set_host_gone(self) -> None:
         self.host_gone = True
@@ -55,6 +64,9 @@ class SummaryHeader(Widget):
         text.append(" openclaw-tui ", style="bold reverse")
         if self.host_gone:
             text.append("  host gone: not live (q, then attach again) ", style="bold white on red")
+        if self.journal_problem:
+            text.append(" ")
+            text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
         text.append("  ")
         text.append(f"{c['running']} {words[0]}")
         text.append(" · ")

@@ -1,39 +1,38 @@
 """The durable record of sessions: what outlives the host, a crash included.
 
-A host journals every session it admits under its state directory (``$XDG_STATE_HOME/openclaw-tui``), so
-that after any start, even after a SIGKILL, finished sessions come back with their ids, output and exit
+A host journals every session it backgrounds under its state directory (``$XDG_STATE_HOME/openclaw-tui``),
+so that after any start, even after a SIGKILL, finished sessions come back with their ids, output and exit
 codes, sessions that were running read as ended by the host's death, and no id is ever issued twice. The
 record is bounded (per session and in all, the oldest finished sessions going first), survives a torn
 last record, and never harms the host: the calls below only queue work for one writer thread, and a disk
 that fails turns the journal degraded (``Journal.problem``) while the host goes on in memory.
 
-How the host uses it (``tools.exec.persist = false`` means ``Journal.disabled()``, whose calls do nothing):
+How the host uses it (``tools.exec.persist = false`` means ``Journal.disabled()``, whose calls do nothing;
+the wiring is :mod:`..persist`, ``Supervisor.record``/``restore`` and ``SessionHost.persist``):
 
-At start, off the event loop::
+At start, off the event loop (``persist.open_journal``), then on it (``Supervisor.restore``)::
 
-    journal = Journal.open(settings.state_dir)        # never raises; journal.problem says why if degraded
+    journal = Journal.open(settings.state_dir, name=journal_name(socket))  # never raises (journal.problem)
     found = journal.load()                            # blocking: run it with asyncio.to_thread
-    issued = IssuedIds(found.issued)                  # ids are never reused across restarts
-    for s in found.sessions.values():                 # RecoveredSession
-        # TTL: drop (journal.forget) a finished one whose exit is older than its cleanupMs (in s.meta);
-        # rebuild the rest as ended sessions: s.output.head / .tail / .total_chars into an Output,
-        # s.raw_start + s.raw into a RawRing (append_at), s.sizes, s.inputs (InputRecord.from_json).
-        # s.exit is None: the session was running when its host died. Its process is gone (the
-        # containment sweep ends what is left): record that it ended, so the next start knows too:
-        journal.session(s.session_id).exit({"failureKind": "host-died", ...})
+    registry.issued.add(...) for found.issued         # ids are never reused across restarts
+    for s in found.sessions.values():                 # RecoveredSession -> Session.from_json (persist.rebuild)
+        # a finished one past its TTL (from its exit record's time) is forgotten (journal.forget);
+        # s.exit is None: the session was running when its host died. Its processes are gone (the
+        # containment sweep ends what is left): it is marked ended and that is recorded at once:
+        journal.session(s.session_id).exit({"exit": {..., "failure": "host-died"}, ...})
 
 While running, from the loop (each call returns at once)::
 
-    journal.issued(sid)                                # Registry.new_id
-    sj = journal.session(sid, Caps(tail_chars=..., raw_bytes=...))   # at admission, from its settings
-    sj.meta({...})                                     # id, command, name, agent, cwd, pty, host, settings,
-                                                       # started time; again when any of it changes
-    sj.raw(offset, data)                               # Session.on_data, offset = raw.end before append
-    sj.size(offset, cols, rows)                        # Session.resize, offset = raw.end
-    sj.output(stream, text) / sj.skip(nchars)          # Output.append / Output.skip
-    sj.input(record.to_json(), replace_last=...)       # Session.send (True when it joined the last record)
-    sj.exit({...})                                     # when the session has ended: code, signal,
-                                                       # timedOut, killedBy, cleanup, ended time
+    journal.issued(sid)                                # Registry.new_id (Registry.on_issued)
+    sj = journal.session(sid, Caps(tail_chars=..., raw_bytes=...))   # when backgrounded (persist.caps_of)
+    sj.meta({...})                                     # Session.record_meta: what to_json says besides its
+                                                       # parts, how far polls read, whether the agent was told
+    sj.raw(offset, data)                               # OutputCapture.ingest, offset = raw.end before append
+    sj.size(offset, cols, rows)                        # OutputCapture.resize, offset = raw.end
+    sj.output(stream, text) / sj.skip(nchars)          # as the capture's text grows / skips in a flood
+    sj.input(record.to_json(), replace_last=...)       # InputLog.record (True when it joined the last record)
+    sj.exit({...})                                     # Session.record_exit: the exit record, duration,
+                                                       # last output time, the notice queued for it
     journal.forget(sid)                                # Registry.drop: cleared, removed, expired, evicted
     journal.problem                                    # shown in the log, a list note and the header
 

@@ -2,7 +2,8 @@
 
 Layout: ``<state>/journal/lock`` (held with ``flock`` while a host uses the directory, so a second host
 cannot read live files as if their host had died), ``<state>/journal/issued.jnl`` and
-``<state>/journal/sessions/<id>.jnl``. Directories are private (0700) and files 0600: the records hold
+``<state>/journal/sessions/<id>.jnl``; a named journal (a host's, named after its socket) has the same
+under ``<state>/journal/<name>/``. Directories are private (0700) and files 0600: the records hold
 what commands printed. Everything here runs on the journal's writer thread, or on the caller's thread at
 load time with the writer held off, and raises ``OSError`` for the caller to turn into a degraded journal
 (reading the directory back at start is ``recover.py``'s). Durability: appends reach the kernel when
@@ -60,8 +61,8 @@ def file_name(session_id: str) -> str:
 class Disk:
     """The files of one journal directory."""
 
-    def __init__(self, state_dir: str, limits: Limits) -> None:
-        self.root = os.path.join(state_dir, "journal")
+    def __init__(self, state_dir: str, limits: Limits, name: str | None = None) -> None:
+        self.root = os.path.join(state_dir, "journal", *([name] if name else []))
         self.dir = os.path.join(self.root, "sessions")
         self.ids_path = os.path.join(self.root, "issued.jnl")
         self.limits = limits

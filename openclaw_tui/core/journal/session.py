@@ -8,9 +8,9 @@ session, and any session of a journal that is off, ignores its calls.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
-import threading
 from typing import Any, Protocol
 
 from .batch import Batch, encode_json

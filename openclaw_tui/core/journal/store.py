@@ -51,10 +51,11 @@ class Journal:
             self._thread.start()
 
     @classmethod
-    def open(cls, state_dir: str | os.PathLike[str], limits: Limits | None = None) -> Journal:
-        """The journal under ``state_dir``; degraded (never raising) when the directory cannot be used."""
+    def open(cls, state_dir: str | os.PathLike[str], limits: Limits | None = None, name: str | None = None) -> Journal:
+        """The journal under ``state_dir`` (``journal/``, or ``journal/<name>/`` when named); degraded
+        (never raising) when the directory cannot be used."""
         limits = limits or Limits()
-        disk = Disk(os.fspath(state_dir), limits)
+        disk = Disk(os.fspath(state_dir), limits, name)
         try:
             disk.open()
         except Busy as e:
@@ -147,6 +148,11 @@ class Journal:
                 except OSError as e:
                     self.problem = self.problem or f"journal: closing failed: {e.strerror or e}"
         self.writing = False
+
+    @property
+    def directory(self) -> str | None:
+        """The journal's directory (None when it has none: disabled, or refused at open)."""
+        return self._disk.root if self._disk is not None else None
 
     @property
     def stats(self) -> dict[str, int]:

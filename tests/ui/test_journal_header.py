@@ -1,0 +1,51 @@
+"""The header says when the host's sessions are not being saved to disk: embedded, and attached."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openclaw_tui import ToolHost
+from openclaw_tui.core.config import Settings
+from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.server import HostServer
+from openclaw_tui.ui import make_app
+
+from .conftest import SIZE, toasts, until
+
+
+def unusable_host(tmp_path: Path) -> ToolHost:
+    """A host whose state directory is a file: its journal cannot start, its sessions stay in memory."""
+    (tmp_path / "state").write_text("not a directory")
+    return ToolHost(settings=Settings(state_dir=str(tmp_path / "state")))
+
+
+async def test_an_embedded_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
+    host = unusable_host(tmp_path)
+    app = make_app(host, cursor_blink=False, serve_path=tmp_path / "run" / "host.sock")
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
+            assert "not saved to disk" in app.header.line().plain
+            assert app.header.journal_problem.startswith("journal off: cannot use state directory")
+            assert f"Journal: Sessions are not being saved to disk: {app.header.journal_problem}" in toasts(app)
+    finally:
+        await host.close()
+
+
+async def test_an_attached_dashboard_marks_the_header_too(tmp_path) -> None:
+    host = unusable_host(tmp_path)
+    host.start()
+    server = HostServer(host, tmp_path / "run" / "host.sock")
+    await server.start()
+    try:
+        assert host.restored is not None
+        await host.restored
+        remote = await RemoteHost.connect(tmp_path / "run" / "host.sock")
+        app = make_app(remote, cursor_blink=False, attached=True, socket=tmp_path / "run" / "host.sock")
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
+            assert app.header.journal_problem == host.journal_status["problem"]
+            assert "not saved to disk" in app.header.line().plain
+    finally:
+        await server.close()
+        await host.close()
