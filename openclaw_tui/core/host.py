@@ -21,6 +21,7 @@ from .events import Event, Listener
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .lifecycle import Table, fresh_table
 from .liverecord import Swept
+from .process_input import InputRefused, InputSent, send_input
 from .results import ToolResult, failure
 from .session import Session
 from .shell import start_probe
@@ -124,6 +125,14 @@ class SessionHost:
     def sessions(self, agent: str | None = None) -> list[Session]:
         """Every session in scope, running foreground ones included, newest first (for dashboards)."""
         return self.supervisor.sessions(agent)
+
+    async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
+        """A frontend's input (the operator's keys), by the one input path (:func:`~.process_input.send_input`);
+        raises :class:`~.process_input.InputRefused` when none of it can be taken."""
+        session = self.session(session_id)
+        if session is None:
+            raise InputRefused(f"cannot send input: no session {session_id}", "unknown-session")
+        return await send_input(session, data, source, action)
 
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
