@@ -9,6 +9,7 @@ a session id, not a row number, so it stays on its session as rows come and go; 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -22,7 +23,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.session import Session
+from ...remote.views import SessionView
 from .columns import Layout, fit
 from .rows import RowFilter, row_cells, row_key
 
@@ -51,7 +52,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._sessions: list[Session] = []
+        self._sessions: list[SessionView] = []
         self._ids: list[str] = []
         self._cursor = 0
         self._selected: str | None = None
@@ -72,12 +73,7 @@ class SessionList(ScrollView, can_focus=True):
     def selected_id(self) -> str | None:
         return self._selected
 
-    @property
-    def layout_shown(self) -> Layout:
-        """The columns as laid out for the current width."""
-        return self._layout
-
-    def show(self, sessions: list[Session], row_filter: RowFilter, pinned: str | None = None) -> None:
+    def show(self, sessions: Sequence[SessionView], row_filter: RowFilter, pinned: str | None = None) -> None:
         """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case."""
         visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
         ids = [s.id for s in visible]
