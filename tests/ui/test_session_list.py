@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from rich.segment import Segment
 from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
 
+from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.sessions.list import SessionList
 
 from .conftest import SIZE, header, run, selected, start, until
@@ -37,3 +41,22 @@ async def test_home_and_end_select_the_first_and_last_session(app, host):
         await until(pilot, lambda: selected(app) == ids[0], "the last (oldest) selected")
         await pilot.press("home")
         await until(pilot, lambda: selected(app) == ids[-1], "the first (newest) selected")
+
+
+def runs_led_by_blanks(widget: Widget) -> list[str]:
+    """The runs of one style that start with blanks before their text, in what ``widget`` draws: an SVG
+    renderer (the README's screenshots) drops such blanks and draws the text off its column."""
+    strips: list[Strip] = widget.render_lines(widget.region.reset_offset)
+    runs = (text for strip in strips for text, _, _ in Segment.simplify(strip))
+    return [run for run in runs if run.startswith(" ") and run.strip()]
+
+
+async def test_no_run_of_text_in_the_list_or_the_header_starts_with_blanks(app, host):
+    # the header row, right-aligned runtimes, empty cells, a coloured status cell and its gap, the cursor row
+    async with run(app, SIZE) as pilot:
+        done = await start(host, "sh -c 'exit 3'", agent="ci")
+        await until(pilot, lambda: not host.session(done).running, "the run ended")
+        await start(host, "sleep 60", agent="web")
+        table = app.query_one(SessionList)
+        await until(pilot, lambda: len(table.ids) == 2 and "1 failed" in header(app), "both listed")
+        assert runs_led_by_blanks(table) == [] and runs_led_by_blanks(app.query_one(SummaryHeader)) == []

@@ -108,31 +108,30 @@ class SessionPanel(Vertical):
         inputs = self.query_one("#view-inputs", TextLine)
         session = self.session
         if session is None:
-            title.show(Text(" no session", style="dim"))
+            title.show(Text.assemble(" ", ("no session", "dim")))
             inputs.show(Text())
             return
         state = state_of(session)
-        text = Text(" ")
-        text.append(session.id, style="bold")
-        text.append(f" · {session.name} · {agent_label(session)} · ")
-        text.append(state, style="bold #ffaf00" if state == "waiting" else "bold")
         end = end_label(session)
-        if end:
-            text.append(" ")
-            text.append(end, style="bold red" if failed(session) else "")
-        text.append(f" · {clock.format_runtime(clock.runtime_ms(session))} · ")
-        text.append("pty" if session.pty else "pipe")
-        text.append(" · ")
-        text.append_text(where_label(session))
-        text.append(f" · {session.cwd}", style="dim")
+        where = where_label(session)
+        pieces = [
+            (session.id, "bold"), (f"· {session.name} · {agent_label(session)} ·", ""),
+            (state, "bold #ffaf00" if state == "waiting" else "bold"),
+            *([(end, "bold red" if failed(session) else "")] if end else []),
+            (f"· {clock.format_runtime(clock.runtime_ms(session))} · {'pty' if session.pty else 'pipe'} ·", ""),
+            (where.plain, where.style), (f"· {session.cwd}", "dim"),
+        ]
+        text = Text(" ")
+        for n, (words, style) in enumerate(pieces):  # the space after a piece is its own: no run of text
+            text.append(words + (" " if n + 1 < len(pieces) else ""), style=style)  # starts with a blank
         text.no_wrap, text.overflow = True, "ellipsis"
         title.show(text)
         inputs.show(self._inputs_line(session))
 
     @staticmethod
     def _inputs_line(session: SessionView) -> Text:
-        line = Text()
-        line.append(" inputs: ", style="dim")
+        line = Text(" ")
+        line.append("inputs: ", style="dim")
         records = list(session.inputs)[-3:]  # keystrokes typed through are one record per line already
         if not records:
             line.append("none", style="dim")
