@@ -1,8 +1,9 @@
 """Input to a session, and the ``process`` actions that send it: ``write``, ``send-keys``, ``submit``, ``paste``.
 
 All input goes through one function, :func:`send_input`, whoever sends it: these actions (agents, and
-the operator's dialogs), the dashboard's type-through keys (through the host's ``send_input``) and the
-socket's ``session.input`` (an attached dashboard's keys). Stdin must still be writable; a sandboxed
+the operator's dialogs), the dashboard's type-through keys (through the host's ``send_input``, or
+:func:`send_input_now` when nothing has to wait, which spares a keystroke a turn of the event loop) and
+the socket's ``session.input`` (an attached dashboard's keys). Stdin must still be writable; a sandboxed
 program is given the few milliseconds it needs to hear what is sent (a Ctrl-C must reach the program,
 not the sandbox launcher), and input sent meanwhile waits its turn, so keys keep their order; input a
 program is not reading is refused whole when the queue is full rather than cut; and the session records
@@ -20,7 +21,7 @@ from weakref import WeakKeyDictionary
 from .exitrecord import RUNNING
 from .inputwait import reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
-from .launch import until_program_started
+from .launch import known_started, until_program_started
 from .models import ProcessParams
 from .results import ToolResult, failure, result
 from .session import Session
@@ -49,18 +50,35 @@ _turns: WeakKeyDictionary[Session, asyncio.Lock] = WeakKeyDictionary()
 async def send_input(s: Session, data: bytes, source: str, action: str) -> InputSent:
     """Send ``data`` to ``s``, recorded as ``source``'s ``action``; raises :class:`InputRefused` when none
     of it can be taken (stdin closed, or the input queue full)."""
+    sent = send_input_now(s, data, source, action)
+    if sent is not None:
+        return sent
+    async with _turns.setdefault(s, asyncio.Lock()):  # in the order it came
+        await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
+        return _write(s, data, source, action)
+
+
+def send_input_now(s: Session, data: bytes, source: str, action: str) -> InputSent | None:
+    """:func:`send_input` at once when nothing has to wait (the program runs and no earlier input is on
+    its way); None, with nothing sent, when the input must go by :func:`send_input`."""
     if not s.stdin_writable:
         raise InputRefused(_not_writable(s), "stdin-not-writable")
-    turn = _turns.setdefault(s, asyncio.Lock())
-    async with turn:  # uncontended, it does not yield: once the program has started, input goes at once
-        await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
-        try:
-            written = s.send(data, source, action)
-        except BufferError as exc:  # the program is not reading: nothing of this input was taken
-            raise InputRefused(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
-                               "input-queue-full") from None
-        except BrokenPipeError as exc:
-            raise InputRefused(f"cannot send input to {s.id}: {exc}", "stdin-not-writable") from None
+    turn = _turns.get(s)
+    if (turn is not None and turn.locked()) or not known_started(s):
+        return None
+    return _write(s, data, source, action)
+
+
+def _write(s: Session, data: bytes, source: str, action: str) -> InputSent:
+    if not s.stdin_writable:  # it may have ended while the input waited
+        raise InputRefused(_not_writable(s), "stdin-not-writable")
+    try:
+        written = s.send(data, source, action)
+    except BufferError as exc:  # the program is not reading: nothing of this input was taken
+        raise InputRefused(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
+                           "input-queue-full") from None
+    except BrokenPipeError as exc:
+        raise InputRefused(f"cannot send input to {s.id}: {exc}", "stdin-not-writable") from None
     return InputSent(written, len(data) - written)
 
 

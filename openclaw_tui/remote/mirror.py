@@ -66,7 +66,6 @@ class RemoteSession:
         self.placement = d.get("host", "gateway")
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
-        self.started_ms = _ms(d.get("startedAt")) or 0
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -76,9 +75,6 @@ class RemoteSession:
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
         return base + (int((time.monotonic() - self._received) * 1000) if self.running else 0)
-
-    def idle_ms(self) -> int:
-        return int(self._details.get("idleMs") or 0)
 
     def details(self) -> dict[str, Any]:
         return {**self._details, "durationMs": self.runtime_ms()}
@@ -232,6 +228,10 @@ class RemoteHost:
         except ConnectionError as exc:
             raise InputRefused(f"cannot send input: the host is gone: {exc}", "host-gone") from None
         return InputSent(r["bytesWritten"], r["bytesQueued"])
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        """Never at once: input to a host in another process goes by :meth:`send_input`."""
+        return None
 
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:

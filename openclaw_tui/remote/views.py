@@ -101,3 +101,8 @@ class HostView(Protocol):
         """Input from this frontend, through the core's one input path; raises
         :class:`~openclaw_tui.core.process_input.InputRefused` when none of it can be taken."""
         ...
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        """The same input sent at once if nothing has to wait, sparing a keystroke a turn of the event loop;
+        None, with nothing sent, when it must go by :meth:`send_input`."""
+        ...

@@ -79,7 +79,7 @@ def run_attached(config_path: str | None = None, path: Path | None = None, demo:
         app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True,
                        socket=where)
 
-        async def say_attached(pilot: object) -> None:
+        async def say_attached(_pilot: object) -> None:
             app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",
                        title="Attached", timeout=8)
 

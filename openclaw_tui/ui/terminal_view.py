@@ -353,7 +353,14 @@ class TerminalView(Widget, can_focus=True):
         if session is None or not session.stdin_writable:
             self.type_through = False
             return
-        task = asyncio.ensure_future(self._deliver(session.id, data, action))  # in order: see send_input
+        if not self._sending:  # no earlier key still on its way: this one may go at once, as it mostly can
+            try:
+                if self.host.send_input_now(session.id, data, "operator", action) is not None:
+                    return
+            except InputRefused as exc:
+                self.notify(str(exc), severity="error", markup=False)
+                return
+        task = asyncio.ensure_future(self._deliver(session.id, data, action))  # keeps the keys' order
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
