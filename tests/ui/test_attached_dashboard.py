@@ -7,6 +7,7 @@ from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import make_app
 
+from ..hosting import close_within
 from ..waiting import wait_for
 from .conftest import (
     SIZE,
@@ -81,7 +82,7 @@ async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
             assert any("host went away" in t for t in toasts(app))
     finally:
         await server.close()
-        await host.close()
+        await close_within(host)
 
 
 async def test_attached_dashboard_shows_the_inputs_of_a_pty_session(served):

@@ -16,11 +16,10 @@ from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.sessions.workspace import Workspace
 
-from .conftest import SIZE, heard, new_host, run, start, until
+from .conftest import SIZE, heard, run, start, until
 
 
-async def test_demo_starts_the_example_sessions_and_quitting_ends_them():
-    host = new_host()
+async def test_demo_starts_the_example_sessions_and_quitting_ends_them(host):
     app = make_app(host, demo=True)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: len(host.sessions()) == 6, "the six demo sessions")

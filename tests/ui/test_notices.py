@@ -13,7 +13,7 @@ from openclaw_tui.ui.sessions.list import SessionList
 from openclaw_tui.ui.sessions.rows import WAIT_MARK
 
 from ..hosting import close_within
-from .conftest import SIZE, drawn, header, new_host, run, selected, start, sync_list, toasts, until
+from .conftest import SIZE, drawn, header, run, selected, start, sync_list, toasts, until
 
 
 async def test_exit_toast_of_a_removed_session_says_how_it_ended(app, host):
@@ -89,8 +89,7 @@ async def test_notices_take_their_own_line_and_merge_sessions_that_start_waiting
         await pilot.press("n")
 
 
-async def test_the_demo_starts_without_a_burst_of_notices():
-    host = new_host()
+async def test_the_demo_starts_without_a_burst_of_notices(host):
     app = make_app(host, demo=True)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: len(host.sessions()) == 6, "the demo's sessions")
