@@ -27,10 +27,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from openclaw_tui.remote.server import is_serving
-
 SSHD = "/usr/sbin/sshd"
 MARK = "OPENCLAW_TUI_TEST_MARK"
+
+
+def is_serving(path: Path) -> bool:
+    """Whether a host answers on ``path`` (a blocking check, for a rig that runs no loop)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(2)
+        try:
+            sock.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 class RigUnavailable(RuntimeError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import pkgutil
 import subprocess
 import sys
@@ -110,3 +111,27 @@ def test_the_circle_check_finds_a_circle() -> None:
     graph = _import_graph()
     graph["openclaw_tui.core.session"].add("openclaw_tui.core.host")  # the host imports the session
     assert any("openclaw_tui.core.host" in c and "openclaw_tui.core.session" in c for c in _circles(graph))
+
+
+def _mypy(*targets: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", os.devnull, *targets], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+
+
+def test_the_dashboard_type_checks_against_the_frontend_protocols() -> None:
+    # the UI is written against HostView/SessionView alone: it hands make_app this process's ToolHost and
+    # the socket mirror RemoteHost, and the type checker proves both fit, with no cast anywhere
+    proc = _mypy("openclaw_tui/ui", "openclaw_tui/remote/views.py", "openclaw_tui/remote/mirror.py")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_type_check_rejects_a_frontend_host_that_does_not_fit(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from openclaw_tui.ui import make_app\n\n\n"
+        "class Half:\n"
+        "    def start(self) -> None: ...\n\n\n"
+        "make_app(Half())\n"
+    )
+    proc = _mypy(str(probe))
+    assert proc.returncode == 1 and "HostView" in proc.stdout, proc.stdout + proc.stderr

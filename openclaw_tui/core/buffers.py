@@ -196,10 +196,15 @@ class Output:
         head = self.head if self.head.endswith("\n") else self.head + "\n"
         return f"{head}[… {gap} chars dropped …]\n{tail}"
 
+    @property
+    def tail_start(self) -> int:
+        """How many characters came before the retained tail: :meth:`since` answers from here on."""
+        return self.total_chars - self.tail.size
+
     def since(self, seen: int) -> list[Chunk] | None:
         """What came after the first ``seen`` characters, as stream-tagged chunks; None when part of it is no
-        longer retained (the reader then starts again from :meth:`to_json`)."""
-        if not self.total_chars - self.tail.size <= seen <= self.total_chars:
+        longer retained (the reader then starts again from :meth:`to_json`, or from :attr:`tail_start`)."""
+        if not self.tail_start <= seen <= self.total_chars:
             return None
         need, pieces = self.total_chars - seen, []
         for chunk in reversed(self.tail.chunks):

@@ -2,8 +2,11 @@
 
 Subscribers get a snapshot first and then every change, through a plain callback called on the loop
 (no Textual here: the UI turns callbacks into its own messages). Output arrives far faster than anyone
-can look at it, so ``watch()`` queues for async consumers coalesce output events per session instead of
-piling them up; everything else is delivered in order.
+can look at it, so a consumer that cannot keep up wraps its listener in an :class:`OutputCoalescer`: it
+hears of a session's output once, and again only after it says it handled that. Every consumer does so
+the same way (``watch()`` here, the socket server, the dashboard's bridge); everything else is delivered
+in order. A host in another process is mirrored onto a bus of its own, so frontends subscribe to either
+alike.
 """
 
 from __future__ import annotations
@@ -68,22 +71,42 @@ class EventBus:
     async def watch(self, max_queue: int = 10_000) -> AsyncIterator[Event]:
         """Async iteration over events (snapshot first), coalescing output events per session."""
         queue: asyncio.Queue[Event] = asyncio.Queue()
-        pending_output: set[str] = set()
 
-        def listener(event: Event) -> None:
-            if event.kind == OUTPUT and event.session_id is not None:
-                if event.session_id in pending_output:
-                    return
-                pending_output.add(event.session_id)
+        def enqueue(event: Event) -> None:
             if queue.qsize() < max_queue:
                 queue.put_nowait(event)
 
-        unsubscribe = self.subscribe(listener)
+        coalesced = OutputCoalescer(enqueue)
+        unsubscribe = self.subscribe(coalesced)
         try:
             while True:
                 event = await queue.get()
                 if event.kind == OUTPUT and event.session_id is not None:
-                    pending_output.discard(event.session_id)
+                    coalesced.handled(event.session_id)
                 yield event
         finally:
             unsubscribe()
+
+
+class OutputCoalescer:
+    """A listener that passes every event on to ``listener``, except that a session's output is passed once
+    and then held back until :meth:`handled` says the consumer has caught up with that session.
+
+    Output events carry no data (the consumer reads what is new from the session), so the ones held back
+    lose nothing: one pending event per session says all they would have said.
+    """
+
+    def __init__(self, listener: Listener) -> None:
+        self._listener = listener
+        self._pending: set[str] = set()
+
+    def __call__(self, event: Event) -> None:
+        if event.kind == OUTPUT and event.session_id is not None:
+            if event.session_id in self._pending:
+                return
+            self._pending.add(event.session_id)
+        self._listener(event)
+
+    def handled(self, session_id: str) -> None:
+        """The consumer has caught up with ``session_id``'s output: its next output is news again."""
+        self._pending.discard(session_id)

@@ -28,6 +28,7 @@ from .foreground import ForegroundGroups
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .liverecord import Swept
 from .persist import Restored, open_journal
+from .process_input import InputRefused, InputSent, send_input, send_input_now
 from .results import ToolResult, failure
 from .session import Session
 from .shell import start_probe
@@ -180,6 +181,22 @@ class SessionHost:
         """``{"saving": bool, "problem": str | None}``: whether sessions are being saved to disk, and why
         not when they should be (shown in the log, a ``list`` note and the dashboard's header)."""
         return self.supervisor.journal_status()
+
+    async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
+        """A frontend's input (the operator's keys), by the one input path (:func:`~.process_input.send_input`);
+        raises :class:`~.process_input.InputRefused` when none of it can be taken."""
+        return await send_input(self._input_target(session_id), data, source, action)
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        """:meth:`send_input` at once when nothing has to wait; None (nothing sent) when it must go by
+        :meth:`send_input` (see :func:`~.process_input.send_input_now`)."""
+        return send_input_now(self._input_target(session_id), data, source, action)
+
+    def _input_target(self, session_id: str) -> Session:
+        session = self.session(session_id)
+        if session is None:
+            raise InputRefused(f"cannot send input: no session {session_id}", "unknown-session")
+        return session
 
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:

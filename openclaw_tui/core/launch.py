@@ -209,6 +209,13 @@ async def _terminate(session: Session, run: Launched) -> None:
     session.exit.cleaned(await run.enclosure.end(session.settings.kill_grace_s))
 
 
+def known_started(session: Session) -> bool:
+    """Whether what is sent to the session now reaches its program: always, but for a sandboxed run whose
+    program has not been seen started yet (see :func:`until_program_started`)."""
+    run = session.run
+    return run is None or run.placement != SANDBOX or run.program_started or sandbox.cached() is None
+
+
 async def until_program_started(session: Session) -> None:
     """For a sandboxed run, wait (a few ms, at most SANDBOX_START_S) until the program inside has started.
 
@@ -216,9 +223,9 @@ async def until_program_started(session: Session) -> None:
     ignores SIGTERM and SIGINT, so a kill, or a Ctrl-C typed into its terminal, sent then would be lost;
     waiting gives the program what a host run gets. Known once, remembered.
     """
-    tools = sandbox.cached()
     run = session.run
-    if run is None or run.placement != SANDBOX or run.program_started or tools is None:
+    tools = sandbox.cached()
+    if known_started(session) or run is None or tools is None:
         return
     deadline = asyncio.get_running_loop().time() + SANDBOX_START_S
     while asyncio.get_running_loop().time() < deadline:

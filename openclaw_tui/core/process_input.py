@@ -1,27 +1,88 @@
-"""The ``process`` actions that send input: ``write``, ``send-keys``, ``submit`` and ``paste``.
+"""Input to a session, and the ``process`` actions that send it: ``write``, ``send-keys``, ``submit``, ``paste``.
 
-Every one goes through one path (``_send``): stdin must still be writable, a sandboxed program is given
-the few milliseconds it needs to hear what is sent (a Ctrl-C must reach the program, not the sandbox
-launcher), input a program is not reading is refused whole when the queue is full rather than cut, and
-the session records who sent it. Keys are encoded for the cursor mode the program asked for, and a paste
-is bracketed only when the program turned bracketed paste on, as a terminal does.
+All input goes through one function, :func:`send_input`, whoever sends it: these actions (agents, and
+the operator's dialogs), the dashboard's type-through keys (through the host's ``send_input``, or
+:func:`send_input_now` when nothing has to wait, which spares a keystroke a turn of the event loop) and
+the socket's ``session.input`` (an attached dashboard's keys). Stdin must still be writable; a sandboxed
+program is given the few milliseconds it needs to hear what is sent (a Ctrl-C must reach the program,
+not the sandbox launcher), and input sent meanwhile waits its turn, so keys keep their order; input a
+program is not reading is refused whole when the queue is full rather than cut; and the session records
+who sent it. Keys are encoded for the cursor mode the program asked for, and a paste is bracketed only
+when the program turned bracketed paste on, as a terminal does.
 """
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from .exitrecord import RUNNING
 from .inputwait import reads_lines
 from .keys import KeyEncodingError, encode_keys, paste_bytes
-from .launch import until_program_started
+from .launch import known_started, until_program_started
 from .models import ProcessParams
 from .results import ToolResult, failure, result
 from .session import Session
 from .toolcore import ToolCore
 
 
-def _not_writable(s: Session) -> ToolResult:
+class InputRefused(Exception):
+    """Nothing of an input was taken; ``kind`` is the failure kind the ``process`` tool reports for it."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class InputSent:
+    """Input taken whole: ``written`` bytes reached the program at once, ``queued`` go as it reads."""
+
+    written: int
+    queued: int
+
+
+_turns: WeakKeyDictionary[Session, asyncio.Lock] = WeakKeyDictionary()
+
+
+async def send_input(s: Session, data: bytes, source: str, action: str) -> InputSent:
+    """Send ``data`` to ``s``, recorded as ``source``'s ``action``; raises :class:`InputRefused` when none
+    of it can be taken (stdin closed, or the input queue full)."""
+    sent = send_input_now(s, data, source, action)
+    if sent is not None:
+        return sent
+    async with _turns.setdefault(s, asyncio.Lock()):  # in the order it came
+        await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
+        return _write(s, data, source, action)
+
+
+def send_input_now(s: Session, data: bytes, source: str, action: str) -> InputSent | None:
+    """:func:`send_input` at once when nothing has to wait (the program runs and no earlier input is on
+    its way); None, with nothing sent, when the input must go by :func:`send_input`."""
+    if not s.stdin_writable:
+        raise InputRefused(_not_writable(s), "stdin-not-writable")
+    turn = _turns.get(s)
+    if (turn is not None and turn.locked()) or not known_started(s):
+        return None
+    return _write(s, data, source, action)
+
+
+def _write(s: Session, data: bytes, source: str, action: str) -> InputSent:
+    if not s.stdin_writable:  # it may have ended while the input waited
+        raise InputRefused(_not_writable(s), "stdin-not-writable")
+    try:
+        written = s.send(data, source, action)
+    except BufferError as exc:  # the program is not reading: nothing of this input was taken
+        raise InputRefused(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
+                           "input-queue-full") from None
+    except BrokenPipeError as exc:
+        raise InputRefused(f"cannot send input to {s.id}: {exc}", "stdin-not-writable") from None
+    return InputSent(written, len(data) - written)
+
+
+def _not_writable(s: Session) -> str:
     if not s.running:
         why = f"session {s.id} has ended ({s.exit.words()})"
     elif not s.pty:
@@ -31,28 +92,22 @@ def _not_writable(s: Session) -> ToolResult:
         )
     else:
         why = f"session {s.id} has no writable stdin"
-    return failure(f"cannot send input: {why}", "stdin-not-writable", sessionId=s.id)
+    return f"cannot send input: {why}"
 
 
 async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: str = "", **details: Any) -> ToolResult:
-    if not s.stdin_writable:
-        return _not_writable(s)
-    await until_program_started(s)  # a Ctrl-C must reach the program, not the sandbox launcher
     try:
-        sent = s.send(data, agent or "operator", action)
-    except BufferError as exc:  # the program is not reading: nothing of this input was taken
-        return failure(f"cannot send input to {s.id}: {exc}; nothing was sent, try again once it reads",
-                       "input-queue-full", sessionId=s.id)
-    except BrokenPipeError as exc:
-        return failure(f"cannot send input to {s.id}: {exc}", "stdin-not-writable", sessionId=s.id)
-    queued = len(data) - sent
+        sent = await send_input(s, data, agent or "operator", action)
+    except InputRefused as exc:
+        return failure(str(exc), exc.kind, sessionId=s.id)
     text = f"Sent {len(data)} bytes to {s.id}."
-    if queued:
+    if sent.queued:
         text = (
-            f"Accepted {len(data)} bytes for {s.id}: {sent} written now, {queued} queued and delivered as the "
-            "program reads."
+            f"Accepted {len(data)} bytes for {s.id}: {sent.written} written now, {sent.queued} queued and delivered "
+            "as the program reads."
         )
-    return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent, bytesQueued=queued, **details)
+    return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent.written,
+                  bytesQueued=sent.queued, **details)
 
 
 async def write(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
@@ -74,8 +129,8 @@ def _end_of_input(s: Session, data: bytes) -> bytes:
 
 
 async def send_keys(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    if not s.stdin_writable:
-        return _not_writable(s)
+    if not s.stdin_writable:  # said before the keys are read: a bad key in input nobody can take is moot
+        return failure(_not_writable(s), "stdin-not-writable", sessionId=s.id)
     try:
         encoded = encode_keys(p.keys, p.hex, p.literal, app_cursor=s.tracked_modes.app_cursor)
     except KeyEncodingError as exc:

@@ -1,10 +1,12 @@
 """A running host seen from another process: sessions mirrored over the socket for an attached dashboard.
 
-The dashboard is written against ``ToolHost`` and ``Session``; ``RemoteHost`` and ``RemoteSession`` offer
-the same surface, filled from the host's event stream (state), its raw-output stream (the terminal view's
-bytes, subscribed only while someone views the session) and on-demand output fetches (the log view, and
-the recorded inputs, fetched again when someone reads them after the host reported new input).
-Closing a ``RemoteHost`` only closes the connection: the sessions keep running on the host.
+The dashboard is written against :class:`~.views.HostView` and :class:`~.views.SessionView`;
+``RemoteHost`` and ``RemoteSession`` provide them, filled from the host's event stream (state, republished
+on a bus of the mirror's own), its raw-output stream (the terminal view's bytes, subscribed only while
+someone views the session) and on-demand output fetches (the log view, and the recorded inputs, fetched
+again when someone reads them after the host reported new input). Input goes to the host's one input
+path (``session.input``). Closing a ``RemoteHost`` only closes the connection: the sessions keep running
+on the host.
 """
 
 from __future__ import annotations
@@ -12,19 +14,21 @@ from __future__ import annotations
 import asyncio
 import base64
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
 from ..core import events as ev
 from ..core.buffers import Output
 from ..core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
-from ..core.events import Event, Listener
+from ..core.events import Event, EventBus, Listener
 from ..core.exitrecord import RUNNING, ExitRecord
 from ..core.inputlog import InputLog
 from ..core.modes import ModeTracker
+from ..core.process_input import InputRefused, InputSent
 from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
+from . import protocol as p
 from .client import HostClient
 
 
@@ -62,7 +66,6 @@ class RemoteSession:
         self.placement = d.get("host", "gateway")
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
-        self.started_ms = _ms(d.get("startedAt")) or 0
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -72,9 +75,6 @@ class RemoteSession:
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
         return base + (int((time.monotonic() - self._received) * 1000) if self.running else 0)
-
-    def idle_ms(self) -> int:
-        return int(self._details.get("idleMs") or 0)
 
     def details(self) -> dict[str, Any]:
         return {**self._details, "durationMs": self.runtime_ms()}
@@ -126,16 +126,11 @@ class RemoteSession:
         inputs = InputLog.from_json(r["inputs"])
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
-        self._host.publish(Event(ev.OUTPUT, self.id, {}))
+        self._host.bus.publish(Event(ev.OUTPUT, self.id, {}))
         if changed:  # the dashboard redraws the inputs line on list changes, as for an embedded host
-            self._host.publish(Event(ev.INPUT, self.id, self.details()))
+            self._host.bus.publish(Event(ev.INPUT, self.id, self.details()))
 
-    # -- input and the terminal view -------------------------------------------------------------
-    def send(self, data: bytes, source: str, action: str) -> int:
-        payload = {"sessionId": self.id, "data": base64.b64encode(data).decode(), "source": source, "action": action}
-        asyncio.ensure_future(self._host.quiet_request("session.input", payload))
-        return len(data)
-
+    # -- the terminal view ----------------------------------------------------------------------
     @property
     def pty_size(self) -> tuple[int, int]:
         """The PTY's size: from the raw stream's size marks while subscribed, else from the details."""
@@ -187,20 +182,19 @@ class RemoteHost:
     def __init__(self, client: HostClient) -> None:
         self.client = client
         self._sessions: dict[str, RemoteSession] = {}
-        self._listeners: list[Listener] = []
+        self.bus = EventBus(self._snapshot)
+        """The host's events as mirrored here, for this process's frontends."""
         self._order = 0
         self.ready = asyncio.Event()
         self.closed = False
-        self.lost = False  # the host went away (not our own close): what is shown is no longer live
         self.journal_status: dict[str, Any] = {"saving": False, "problem": None}  # as the host's events say
         client.listen(self._on_message)
         self._watching = asyncio.ensure_future(self._watch_connection())
 
     async def _watch_connection(self) -> None:
         await self.client.closed.wait()
-        if not self.closed:
-            self.lost = True
-            self.publish(Event(ev.HOST_GONE, None, {}))
+        if not self.closed:  # the host went away (not our own close): what is shown is no longer live
+            self.bus.publish(Event(ev.HOST_GONE, None, {}))
 
     @classmethod
     async def connect(cls, path: Any = None) -> RemoteHost:
@@ -218,11 +212,27 @@ class RemoteHost:
         self._watching.cancel()
         await self.client.close()
 
-    async def call(self, call: dict[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
+    async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
         try:
-            return await self.client.call(call, agent=agent)
+            return await self.client.call(call if isinstance(call, str) else dict(call), agent=agent)
         except ConnectionError as exc:
             return failure(f"the host is gone: {exc}", "host-gone")
+
+    async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
+        """Input through the host's one input path (``session.input``), refused with the host's words."""
+        payload = {"sessionId": session_id, "data": base64.b64encode(data).decode(), "source": source,
+                   "action": action}
+        try:
+            r = await self.client.request("session.input", payload)
+        except p.RemoteError as exc:
+            raise InputRefused(str(exc), "input-refused") from None
+        except ConnectionError as exc:
+            raise InputRefused(f"cannot send input: the host is gone: {exc}", "host-gone") from None
+        return InputSent(r["bytesWritten"], r["bytesQueued"])
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        """Never at once: input to a host in another process goes by :meth:`send_input`."""
+        return None
 
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:
@@ -239,21 +249,13 @@ class RemoteHost:
         found = [s for s in self._sessions.values() if agent is None or s.agent == agent]
         return sorted(found, key=lambda s: s.order, reverse=True)
 
-    def force_kill(self) -> None:
-        """Not ours to force: an attached dashboard never ends the host's sessions on its own."""
-
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        listener(Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()]}))
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        """The mirrored sessions as a snapshot now, then every event the host sends (see :class:`EventBus`)."""
+        return self.bus.subscribe(listener)
 
-    def publish(self, event: Event) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:
-                self._listeners.remove(listener)
+    def _snapshot(self) -> Event:
+        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()]})
 
     def _add(self, details: dict[str, Any]) -> RemoteSession:
         self._order += 1
@@ -292,4 +294,4 @@ class RemoteHost:
             session.mark_output()
             if kind == ev.INPUT:
                 session.mark_inputs()
-        self.publish(Event(kind, sid, data))
+        self.bus.publish(Event(kind, sid, data))

@@ -1,19 +1,20 @@
 """The host protocol, version 1: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
 
-Requests (client → host), each answered with a result or a JSON-RPC error:
+Requests (client → host), each answered with a result or a JSON-RPC error; :data:`METHODS` below is this
+table as data, and the server dispatches by it:
 
 =================  ==========================================  =========================================
 method             params                                      result
 =================  ==========================================  =========================================
-hello              {client: str}                               {protocol: 1, server, version, pid}
-call               {call: object, agent: str | null}           the tool result {text, details}
+hello              {client?: str}                              {protocol: 1, server, version, pid}
+call               {call: object, agent?: str | null}          the tool result {text, details}
 events.subscribe   {}                                          {} — then ``event`` notifications,
                                                                a ``snapshot`` first
 events.unsubscribe {}                                          {}
 raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
 raw.unsubscribe    {sessionId}                                 {}
-session.input      {sessionId, data: base64, source?: str}     {bytesWritten, bytesQueued} (operator
-                                                               keystrokes; recorded with who sent them)
+session.input      {sessionId, data: base64, source?: str,     {bytesWritten, bytesQueued} (operator
+                   action?: str}                               keystrokes; recorded with who sent them)
 session.resize     {sessionId, cols, rows}                     {}
 session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
                                                                incremental, inputs} — when not
@@ -32,7 +33,9 @@ than 10,000 values (such a message is decoded off the host's event loop). A repl
 text that UTF-8 cannot carry is escaped as JSON writes it (``\\udc80``). A request whose ``id``
 is not a string, a number or null is an invalid request (-32600), answered with id null. Anything that
 goes wrong inside the host is an internal error (-32603), logged on the host's stderr; the connection
-keeps serving either way.
+keeps serving either way. Input the session cannot take (its stdin closed, or its input queue full, when
+nothing of it is taken) is refused with -32001 and the words the ``process`` tool's failure uses, since
+``session.input`` goes the same one way into a session as the tool's ``write``.
 
 The host itself answers the terminal queries PTY programs send (cursor position, device status and
 attributes), whether or not any client views the session, so clients never send replies.
@@ -63,7 +66,22 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+INPUT_REFUSED = -32001  # in JSON-RPC's range for the server's own errors
 MAX_LINE = 64 << 20
+
+METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # method: (required params, optional params), as in the table above
+    "hello": ((), ("client",)),
+    "call": (("call",), ("agent",)),
+    "events.subscribe": ((), ()),
+    "events.unsubscribe": ((), ()),
+    "raw.subscribe": (("sessionId",), ("offset",)),
+    "raw.unsubscribe": (("sessionId",), ()),
+    "session.input": (("sessionId", "data"), ("source", "action")),
+    "session.resize": (("sessionId", "cols", "rows"), ()),
+    "session.output": (("sessionId",), ("since",)),
+}
+"""The requests, by name: the parameters each must and may have. ``cancel`` is a notification, not in it."""
 
 
 class MessageTooLarge(ValueError):

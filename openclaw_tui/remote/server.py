@@ -1,9 +1,12 @@
 """The host side of the socket: tool calls, the event stream and raw output for every frontend.
 
 Each connection is served independently; each request runs in its own task so a 30-second timed poll
-never holds up another request on the same connection. Event and raw-output pushes never buffer without
-bound: output events are coalesced per session, and a raw subscriber that cannot keep up simply resumes
-from the ring later (the offsets tell it what it missed), so a slow frontend never slows a job down.
+never holds up another request on the same connection. A request goes to its handler by name through
+:data:`HANDLERS`, one row per method of :data:`.protocol.METHODS`, whose parameters are checked first.
+Event and raw-output pushes never buffer without bound: output events are coalesced per session (the
+core's :class:`~openclaw_tui.core.events.OutputCoalescer`, sent at most every ``OUTPUT_EVENTS_S``), and a
+raw subscriber that cannot keep up simply resumes from the ring later (the offsets tell it what it
+missed), so a slow frontend never slows a job down. Operator input takes the core's one input path.
 
 The socket knows who is calling: a connection from a process inside a session acts only as that
 session's agent (see :mod:`.callers`).
@@ -13,32 +16,31 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import contextlib
 import fcntl
-import inspect
 import logging
 import os
-import socket
 import stat
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..core import calltext, toolcall
 from ..core import events as ev
-from ..core.events import Event
+from ..core.events import Event, OutputCoalescer
 from ..core.host import SessionHost
+from ..core.process_input import InputRefused, send_input
 from ..core.results import failure
 from ..core.session import Session
+from . import params as check
 from . import protocol as p
 from .callers import Confinement, Refused, confinement
 from .paths import SocketPathError, check_length, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 RAW_CHUNK = 256 << 10
-MAX_TERMINAL_SIDE = 1000  # columns or rows a client may resize a session's terminal to
-MAX_OFFSET = (1 << 63) - 1
+OUTPUT_EVENTS_S = 0.03  # output events for a connection go out together, this long after the first
 
 log = logging.getLogger(__name__)
 
@@ -157,17 +159,6 @@ async def _is_live(path: Path) -> bool:
     return True
 
 
-def is_serving(path: Path) -> bool:
-    """Blocking check, for command-line entry points before any loop runs."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(2)
-        try:
-            sock.connect(str(path))
-        except OSError:
-            return False
-    return True
-
-
 class _Connection:
     def __init__(self, host: SessionHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  confined: Confinement | None = None) -> None:
@@ -178,7 +169,8 @@ class _Connection:
         self.tasks: set[asyncio.Task[None]] = set()
         self.by_id: dict[Any, asyncio.Task[None]] = {}
         self.unsubscribe_events: Any = None
-        self.pending_output: set[str] = set()
+        self.events = OutputCoalescer(self._push_event)
+        self.output_to_send: set[str] = set()
         self.raw: dict[str, _RawSubscription] = {}
         self.closed = False
 
@@ -234,7 +226,7 @@ class _Connection:
             self.send(p.error(None, p.INTERNAL_ERROR, f"internal error: {type(exc).__name__}: {exc}"))
 
     def _handle(self, msg: Any) -> None:
-        if isinstance(msg, dict) and not _valid_id(msg.get("id")):
+        if isinstance(msg, dict) and not check.valid_id(msg.get("id")):
             self.send(p.error(None, p.INVALID_REQUEST, "the request id must be a string, a number or null"))
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
@@ -243,7 +235,7 @@ class _Connection:
             return
         params = msg.get("params") or {}
         if msg["method"] == "cancel" and isinstance(params, dict):
-            if not _valid_id(params.get("id")):
+            if not check.valid_id(params.get("id")):
                 return  # a notification gets no answer, and no request has such an id
             running = self.by_id.get(params.get("id"))
             if running is not None:
@@ -276,35 +268,29 @@ class _Connection:
             self.send(reply)
 
     async def _dispatch(self, method: str, params: Any) -> Any:
-        handler = getattr(self, "m_" + method.replace(".", "_"), None)
+        handler = HANDLERS.get(method)
         if handler is None:
             raise p.RemoteError(p.METHOD_NOT_FOUND, f"unknown method {method!r}")
-        if not isinstance(params, dict):
-            raise _invalid("params must be an object")
-        try:
-            bound = inspect.signature(handler).bind(**params)
-        except TypeError as exc:
-            raise _invalid(f"bad params for {method}: {exc}") from None
-        return await handler(*bound.args, **bound.kwargs)
+        return await handler(self, **check.names(method, params))
 
     def _scope(self) -> str | None:
         """The agent whose sessions this connection may see (None: all of them, as the operator)."""
         return None if self.confined is None else self.confined.scope()
 
     def _session(self, sessionId: Any) -> Session:
-        session = self.host.session(_text("sessionId", sessionId), self._scope())
+        session = self.host.session(check.text("sessionId", sessionId), self._scope())
         if session is None:
-            raise _invalid(f"no session {sessionId!r}")
+            raise check.invalid(f"no session {sessionId!r}")
         return session
 
     # -- methods --------------------------------------------------------------------------------
     async def m_hello(self, client: str = "") -> dict[str, Any]:
-        _text("client", client)
+        check.text("client", client)
         return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid()}
 
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
-            _text("agent", agent)
+            check.text("agent", agent)
         try:  # the protocol's call is an object: a string is not decoded again
             call = toolcall.as_object(call)
         except toolcall.BadCall as exc:
@@ -333,48 +319,53 @@ class _Connection:
             if seen is None:
                 return
             event = seen
+        self.events(event)
+
+    def _push_event(self, event: Event) -> None:
         if event.kind == ev.OUTPUT and event.session_id is not None:
-            if not self.pending_output:
-                asyncio.get_running_loop().call_later(0.03, self._flush_output_events)
-            self.pending_output.add(event.session_id)
+            if not self.output_to_send:
+                asyncio.get_running_loop().call_later(OUTPUT_EVENTS_S, self._flush_output_events)
+            self.output_to_send.add(event.session_id)
             return
         self.send(p.notification("event", {"kind": event.kind, "sessionId": event.session_id, "data": event.data}))
 
     def _flush_output_events(self) -> None:
-        ids, self.pending_output = self.pending_output, set()
+        ids, self.output_to_send = self.output_to_send, set()
         for sid in ids:
             self.send(p.notification("event", {"kind": ev.OUTPUT, "sessionId": sid, "data": {}}))
+            self.events.handled(sid)
 
     async def m_raw_subscribe(self, sessionId: str, offset: int | None = None) -> dict[str, Any]:
         session = self._session(sessionId)
         if sessionId in self.raw:
             self.raw.pop(sessionId).stop()
-        start = session.raw.start if offset is None else max(session.raw.start, _offset("offset", offset))
+        start = session.raw.start if offset is None else max(session.raw.start, check.offset("offset", offset))
         sub = _RawSubscription(self, session, start)
         self.raw[sessionId] = sub
         sub.schedule()
         return {"start": start, "end": session.raw.end}
 
     async def m_raw_unsubscribe(self, sessionId: str) -> dict[str, Any]:
-        sub = self.raw.pop(_text("sessionId", sessionId), None)
+        sub = self.raw.pop(check.text("sessionId", sessionId), None)
         if sub is not None:
             sub.stop()
         return {}
 
     async def m_session_input(self, sessionId: str, data: str, source: str = "operator", action: str = "type") -> dict[str, Any]:
         session = self._session(sessionId)
-        payload = _base64("data", data)
-        if not session.stdin_writable:
-            raise _invalid(f"session {sessionId} has no writable stdin")
-        _text("source", source)
+        payload = check.base64_bytes("data", data)
+        check.text("source", source)
         if self.confined is not None:
             source = self.confined.scope()  # recorded as its agent's input, never the operator's
-        sent = session.send(payload, source, _text("action", action))
-        return {"bytesWritten": sent, "bytesQueued": len(payload) - sent}
+        try:
+            sent = await send_input(session, payload, source, check.text("action", action))
+        except InputRefused as exc:
+            raise p.RemoteError(p.INPUT_REFUSED, str(exc)) from None
+        return {"bytesWritten": sent.written, "bytesQueued": sent.queued}
 
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
         session = self._session(sessionId)
-        session.resize(_side("cols", cols), _side("rows", rows))
+        session.resize(check.side("cols", cols), check.side("rows", rows))
         return {}
 
     async def m_session_output(self, sessionId: str, since: int | None = None) -> dict[str, Any]:
@@ -382,7 +373,7 @@ class _Connection:
         when it is all still retained."""
         session = self._session(sessionId)
         if since is not None:
-            _offset("since", since)
+            check.offset("since", since)
         out = session.output
         base = {"totalChars": out.total_chars, "inputs": session.inputs.to_json()}
         new = out.since(since) if since is not None else None
@@ -391,45 +382,18 @@ class _Connection:
         return {**base, "incremental": False, **out.to_json(pending=False)}
 
 
-def _valid_id(id_: Any) -> bool:
-    """JSON-RPC 2.0: a request id is a string, a number or null (anything else cannot be answered by id)."""
-    return id_ is None or isinstance(id_, str) or (isinstance(id_, int | float) and not isinstance(id_, bool))
-
-
-def _invalid(message: str) -> p.RemoteError:
-    return p.RemoteError(p.INVALID_PARAMS, message)
-
-
-_shown = calltext.shown  # a bad value as sent, cut short: an error never echoes a megabyte back
-
-
-def _text(name: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise _invalid(f"{name} must be a string (got {_shown(value)})")
-    if calltext.has_lone_surrogate(value):
-        raise _invalid(calltext.surrogate_problem(name))
-    return value
-
-
-def _integer(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _invalid(f"{name} must be an integer from {low} to {high} (got {_shown(value)})")
-    return value
-
-
-def _offset(name: str, value: Any) -> int:
-    return _integer(name, value, 0, MAX_OFFSET)
-
-
-def _side(name: str, value: Any) -> int:
-    return _integer(name, value, 1, MAX_TERMINAL_SIDE)
-
-
-def _base64(name: str, value: Any) -> bytes:
-    try:
-        return base64.b64decode(_text(name, value), validate=True)
-    except (binascii.Error, ValueError):
-        raise _invalid(f"{name} must be base64 (got {_shown(value)})") from None
+HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
+    # one row per method of protocol.METHODS; each handler takes the connection and that method's params
+    "hello": _Connection.m_hello,
+    "call": _Connection.m_call,
+    "events.subscribe": _Connection.m_events_subscribe,
+    "events.unsubscribe": _Connection.m_events_unsubscribe,
+    "raw.subscribe": _Connection.m_raw_subscribe,
+    "raw.unsubscribe": _Connection.m_raw_unsubscribe,
+    "session.input": _Connection.m_session_input,
+    "session.resize": _Connection.m_session_resize,
+    "session.output": _Connection.m_session_output,
+}
 
 
 class _RawSubscription:

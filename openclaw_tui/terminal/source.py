@@ -13,13 +13,17 @@ from openclaw_tui.core.rawring import RawRing
 
 
 class ScreenSource(Protocol):
-    """What a screen needs from a session: its raw output and its window size."""
+    """What a screen needs from a session: its raw output and its window size (read, never set)."""
 
-    raw: RawRing
-    """The session's raw output ring."""
+    @property
+    def raw(self) -> RawRing:
+        """The session's raw output ring."""
+        ...
 
-    pty_size: tuple[int, int]
-    """(cols, rows) of the PTY now (the newest size mark in ``raw``); used when ``raw`` has no marks."""
+    @property
+    def pty_size(self) -> tuple[int, int]:
+        """(cols, rows) of the PTY now (the newest size mark in ``raw``); used when ``raw`` has no marks."""
+        ...
 
 
 class RawSource(ScreenSource, Protocol):

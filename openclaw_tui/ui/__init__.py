@@ -10,39 +10,38 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
-from typing import cast
 
 from .. import ToolHost
 from ..remote.client import NoHost
 from ..remote.mirror import RemoteHost
 from ..remote.paths import find_host, socket_path
+from ..remote.server import HostServer
+from ..remote.views import HostView
 from .app import AttachedDashboardApp, DashboardApp
 from .settings import load_keymap
 
 __all__ = ["AttachedDashboardApp", "DashboardApp", "make_app", "run_attached", "run_dashboard"]
 
 
-def make_app(host: ToolHost | RemoteHost, demo: bool = False, *, cursor_blink: bool = True,
-             handle_signals: bool = False, keymap: dict[str, str] | None = None, attached: bool = False,
-             serve_path: Path | None = None, socket: Path | None = None) -> DashboardApp:
+def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False,
+             keymap: dict[str, str] | None = None, attached: bool = False, server: HostServer | None = None,
+             socket: Path | None = None) -> DashboardApp:
     """The dashboard on ``host`` (started when the app mounts, closed when it unmounts).
 
     Args:
-        host: the host to show; the app owns its lifetime from here on.
+        host: the host to show (this process's, or a :class:`RemoteHost` mirror of another's); the app owns
+            its lifetime from here on.
         demo: start the example sessions.
-        cursor_blink: off for screenshots and tests.
         handle_signals: SIGTERM/SIGHUP end the sessions and the app (for the real program).
         keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
-        attached: ``host`` is a :class:`RemoteHost`; quitting detaches, leaving its sessions running.
-        serve_path: serve the (embedded) host on this Unix socket while the app runs.
+        attached: ``host`` runs in another process; quitting detaches, leaving its sessions running.
+        server: serves the (embedded) host on its Unix socket while the app runs.
         socket: the socket an attached dashboard reached its host on (named in the header).
     """
-    # RemoteHost offers ToolHost's surface (remote/mirror.py), which is all the app uses
     if attached:
-        return AttachedDashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals,
-                                    keymap=keymap, attached_to=str(socket) if socket else "another process")
-    return DashboardApp(cast(ToolHost, host), demo=demo, cursor_blink=cursor_blink, handle_signals=handle_signals,
-                        keymap=keymap, serve_path=serve_path)
+        return AttachedDashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap,
+                                    attached_to=str(socket) if socket else "another process")
+    return DashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap, server=server)
 
 
 def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
@@ -54,7 +53,8 @@ def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
               "quitting leaves them running)", file=sys.stderr)
         return run_attached(config_path, serving, demo=demo, announce=True)
     host = ToolHost(config_path=config_path)
-    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), serve_path=socket_path())
+    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path),
+                   server=HostServer(host, socket_path()))
     try:
         app.run()
     finally:
@@ -79,7 +79,7 @@ def run_attached(config_path: str | None = None, path: Path | None = None, demo:
         app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True,
                        socket=where)
 
-        async def say_attached(pilot: object) -> None:
+        async def say_attached(_pilot: object) -> None:
             app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",
                        title="Attached", timeout=8)
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..core.exitrecord import end_words
-from ..core.session import FAILED, Session
+from ..core.exitrecord import FAILED, end_words
+from ..remote.views import SessionView
 from .notices import Notice
-from .sessions.rows import is_waiting
 
 WAITING, EXIT = "waiting", "exit"
 LISTED = 4  # ids named in a merged notice; the rest are counted
@@ -38,9 +37,10 @@ class Announcer:
         """The first wait of these sessions is expected: count it in the header, announce nothing."""
         self._expected.update(session_ids)
 
-    def sessions_seen(self, sessions: list[Session], typing_into: Session | None) -> None:
+    def sessions_seen(self, sessions: Iterable[SessionView], typing_into: SessionView | None) -> None:
         """Announce the sessions that started waiting since the last look."""
-        waiting = {s.id: s for s in sessions if is_waiting(s)}
+        sessions = list(sessions)
+        waiting = {s.id: s for s in sessions if s.waiting_for_input}
         if not self._seen_first:  # what waits at the first look is not news (the header counts it)
             self._seen_first = True
             self._waiting = {sid: input_mark(s) for sid, s in waiting.items()}
@@ -92,7 +92,7 @@ def _words(kind: str, batch: list[tuple[str, str, bool]]) -> str:
     return f"{len(batch)} sessions ended" + (f" ({failed} failed)" if failed else "") + f": {ids}."
 
 
-def input_mark(session: Session) -> tuple[int, float]:
+def input_mark(session: SessionView) -> tuple[int, float]:
     """Changes whenever ``session`` gets input: keystrokes typed through join their line's record, so the
     count alone would miss them."""
     return len(session.inputs), session.inputs[-1].at if session.inputs else 0.0

@@ -1,10 +1,11 @@
 """The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
-The app is given its :class:`~openclaw_tui.core.host.SessionHost` and owns its lifetime on the app's loop:
-it starts the host when mounted and closes it when unmounted (ending every session and waiting until
-their process groups are gone), so no process outlives the dashboard. Host events arrive through
-:class:`~.bridge.HostBridge` as messages (waiting changes, by the idle rule or the kernel's evidence,
-come as list changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
+The app is given its host, as a :class:`~openclaw_tui.remote.views.HostView` (the one in this process or a
+mirror of one in another), and owns its lifetime on the app's loop: it starts the host when mounted and
+closes it when unmounted (an embedded host ends every session and waits until their process groups are
+gone), so no process outlives the dashboard. Host events arrive through :class:`~.bridge.HostBridge` as
+messages (:mod:`.messages`; waiting changes, by the idle rule or the kernel's evidence, come as list
+changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
 line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. Attached to a host in another
 process (``openclaw-tui attach``, :class:`AttachedDashboardApp`), quitting only detaches.
 """
@@ -16,7 +17,7 @@ import os
 import shutil
 import signal
 import threading
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.errors import MarkupError
@@ -26,16 +27,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from ..core.host import SessionHost
-from ..core.session import Session
 from ..remote.server import AlreadyServing, HostServer
+from ..remote.views import HostView, SessionView
 from .announce import Announcer
-from .bridge import HostBridge, HostGone, SessionExited, SessionOutput, SessionsChanged
+from .bridge import HostBridge
 from .demo import start_demo, write_scripts
 from .dialogs import ConfirmDialog, NewCommandDialog
 from .footer import DashboardFooter
 from .header import SummaryHeader
 from .help import HelpDialog, app_bindings, keys_of
+from .messages import HostGone, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
 from .sessions.rows import counts
 from .sessions.workspace import Workspace
@@ -52,11 +53,11 @@ class DashboardApp(App[int]):
     Args:
         host: the host whose sessions are shown; started on mount and closed on unmount.
         demo: start the example sessions of :mod:`.demo` once mounted.
-        cursor_blink: blink text cursors (off for screenshots and snapshot tests).
         handle_signals: end sessions and exit on SIGTERM/SIGHUP (for the real program, not tests).
         keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
         attached_to: the socket of the host in another process (``openclaw-tui attach``), shown in the header.
-        serve_path: serve the embedded host on this socket so agents and other dashboards reach it.
+        server: the embedded host's socket server, started once mounted, so agents and other dashboards
+            reach it.
     """
 
     CSS_PATH = "app.tcss"
@@ -70,17 +71,15 @@ class DashboardApp(App[int]):
     ]
     attached = False
 
-    def __init__(self, host: SessionHost, demo: bool = False, cursor_blink: bool = True,
-                 handle_signals: bool = False, keymap: dict[str, str] | None = None,
-                 attached_to: str | None = None, serve_path: Path | None = None) -> None:
+    def __init__(self, host: HostView, demo: bool = False, handle_signals: bool = False,
+                 keymap: dict[str, str] | None = None, attached_to: str | None = None,
+                 server: HostServer | None = None) -> None:
         super().__init__()
         self.attached_to = attached_to
-        self.serve_path = serve_path
-        self._server: HostServer | None = None
+        self._server = server
         self.user_keymap = keymap or {}
         self.host = host
         self.demo = demo
-        self.cursor_blink = cursor_blink
         self.handle_signals = handle_signals
         self.bridge: HostBridge | None = None
         self.announcer = Announcer(self._post_notice, self._notice_showing)
@@ -132,8 +131,8 @@ class DashboardApp(App[int]):
             self.set_keymap(self.user_keymap)
         self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
         self.host.start()
-        if self.serve_path is not None:
-            await self._serve(self.serve_path)
+        if self._server is not None:
+            await self._serve(self._server)
         self.bridge = HostBridge(self.host, self)
         self.set_interval(TICK_S, self._sync)
         if self.handle_signals:
@@ -169,17 +168,14 @@ class DashboardApp(App[int]):
         if self._demo_folder is not None:
             shutil.rmtree(self._demo_folder, ignore_errors=True)
 
-    async def _serve(self, path: Path) -> None:
+    async def _serve(self, server: HostServer) -> None:
         """Serve the embedded host on the socket, so agents (MCP, call) and ``attach`` see these sessions."""
-        assert isinstance(self.host, SessionHost)
-        server = HostServer(self.host, path)
         try:
             await server.start()
         except (AlreadyServing, OSError) as exc:
+            self._server = None
             self.notify(f"Not serving the socket: {exc}", title="Socket", severity="warning", timeout=10,
                         markup=False)
-            return
-        self._server = server
 
     # -- notices --------------------------------------------------------------------------------
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -202,7 +198,7 @@ class DashboardApp(App[int]):
         return bool(found) and found.first().showing(kind)
 
     # -- host events ----------------------------------------------------------------------------
-    def sessions(self) -> list[Session]:
+    def sessions(self) -> Sequence[SessionView]:
         """All sessions, newest first (the host orders them by start)."""
         return self.host.sessions()
 
@@ -239,7 +235,7 @@ class DashboardApp(App[int]):
             return
         sessions = self.sessions()
         self.header.show_counts(counts(sessions))
-        journal = getattr(self.host, "journal_status", None) or {}
+        journal = self.host.journal_status
         problem = None if journal.get("saving") else journal.get("problem")
         if self.header.show_journal_problem(problem) and problem:
             self.notify(f"Sessions are not being saved to disk: {problem}", title="Journal", severity="warning",

@@ -16,6 +16,8 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from textual.notifications import SeverityLevel
+
 TMUX_ON = "on"
 
 
@@ -71,7 +73,8 @@ def _private_dir(folder: Path) -> None:
         raise PermissionError(f"{folder} is not a private folder of yours (mode {stat.S_IMODE(info.st_mode):04o})")
 
 
-def copy_notice(what: str, lines: int, tmux: str | None, saved: Path | None, error: str = "") -> tuple[str, str]:
+def copy_notice(what: str, lines: int, tmux: str | None, saved: Path | None,
+                error: str = "") -> tuple[str, SeverityLevel]:
     """The notice for a copy of ``lines`` lines of ``what``, and its severity, given tmux's setting and the
     file it was saved to (None, and ``error``, when it could not be saved)."""
     also = f"Also saved to {saved}" if saved is not None else f"Not saved to a file: {error}"

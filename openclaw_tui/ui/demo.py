@@ -15,7 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 
-from ..core.host import SessionHost
+from ..remote.views import HostView
 
 AGENT = "demo"
 
@@ -85,7 +85,7 @@ def write_scripts() -> str:
     return folder
 
 
-async def start_demo(host: SessionHost, folder: str, on_started: Callable[[list[str]], None] | None = None,
+async def start_demo(host: HostView, folder: str, on_started: Callable[[list[str]], None] | None = None,
                      on_refused: Callable[[str], None] | None = None) -> list[str]:
     """Start the demo sessions in ``folder`` (see :func:`write_scripts`); returns their ids.
 

@@ -4,17 +4,22 @@ Waiting sessions are the ones a person should look at first, so a non-zero waiti
 their rows and a zero one is muted. The counts are separated by ``·`` so they read apart in any copy of
 the screen. The right end says whose sessions these are: an attached dashboard names its host's socket
 and that quitting detaches; an embedded one says how many sessions quitting ends. Narrow terminals get the
-short forms. No clock here: a ticking clock would make every screenshot different.
+short forms. No clock here: a ticking clock would make every screenshot different. Blanks never lead a run
+of text (an SVG renderer drops those, and the line's parts would move in the README's screenshots): a blank
+before text is a span of its own, and the padding before the right end trails the counts.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 MUTED = "dim"
 WAITING = "bold black on #ffaf00"
+TITLE = Style(bold=True, reverse=True)
+BLANK = Style(meta={"blank": True})  # shows as a space does; only keeps the blank apart from the text after it
 
 
 class SummaryHeader(Widget):
@@ -61,27 +66,29 @@ class SummaryHeader(Widget):
         words = (("running", "waiting for input", "finished", "failed"), ("running", "waiting", "finished", "failed"),
                  ("run", "wait", "done", "failed"))[counts_form]
         text = Text()
-        text.append(" openclaw-tui ", style="bold reverse")
+        text.append(" ", style=TITLE + BLANK)
+        text.append("openclaw-tui ", style=TITLE)
         if self.host_gone:
-            text.append("  host gone: not live (q, then attach again) ", style="bold white on red")
+            text.append(" ", style=BLANK)
+            text.append(" host gone: not live (q, then attach again) ", style="bold white on red")
         if self.journal_problem:
-            text.append(" ")
+            text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
-        text.append("  ")
-        text.append(f"{c['running']} {words[0]}")
-        text.append(" · ")
+        text.append("  ", style=BLANK)
+        text.append(f"{c['running']} {words[0]} · ")
         waiting = c["waiting"]
         text.append(f"◆ {waiting} {words[1]}", style=WAITING if waiting else MUTED)
-        text.append(" · ")
-        text.append(f"{c['finished']} {words[2]}", style="" if c["finished"] else MUTED)
-        text.append(" · ")
-        text.append(f"{c['failed']} {words[3]}", style="bold red" if c["failed"] else MUTED)
+        text.append(" ", style=BLANK)
+        text.append("· ")
+        text.append(f"{c['finished']} {words[2]} ", style="" if c["finished"] else MUTED)
+        text.append("· ")
+        failed = "bold red" if c["failed"] else MUTED
+        text.append(f"{c['failed']} {words[3]}", style=failed)
         if right_form == 3:
             return text
         right = self._right(right_form)
         pad = self.size.width - cell_len(text.plain) - cell_len(right.plain) - 1
-        # the padding joins the right part's first span: a span of spaces alone is left out of an SVG's text
-        right.pad_left(max(2, pad))
+        text.append(" " * max(2, pad), style=failed)  # trails the counts: a copy of the screen reads them apart
         text.append_text(right)
         return text
 

@@ -5,26 +5,25 @@ counts, an open dialog. Here a notice takes a row that nothing else uses (up to 
 a copy's file path), one at a time: the newest
 replaces the one shown, and notices of one kind that arrive while it shows are merged into it (three
 sessions that start waiting make one "3 sessions wait for input"), so a burst reads as one line. Each
-lives a few seconds (errors longer). Every notice is kept in :attr:`NoticeLine.history` (bounded) so it
-can be read back, and the app's ``notify`` goes through :meth:`NoticeLine.post`.
+lives a few seconds (errors longer). The app's ``notify`` goes through :meth:`NoticeLine.post`, and each
+notice shown is also posted as a :class:`NoticeLine.Shown` message, for whoever wants to hear of it.
 """
 
 from __future__ import annotations
 
 import time
-from collections import deque
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 
 LIFETIME_S = {"information": 4.0, "warning": 6.0, "error": 10.0}
 STYLES = {"information": "", "warning": "bold black on #ffaf00", "error": "bold white on #b00020"}
 SIGNS = {"information": "•", "warning": "▲", "error": "✖"}
-HISTORY = 100
-MAX_ROWS = 3  # a longer notice is cut (it is kept whole in the history)
+MAX_ROWS = 3  # a longer notice is cut (it is whole in its Shown message)
 
 
 @dataclass
@@ -45,9 +44,14 @@ class Notice:
 class NoticeLine(Widget):
     """Shows the current notice; :meth:`post` shows a new one, :meth:`current` says what shows."""
 
+    @dataclass
+    class Shown(Message):
+        """``notice`` is shown now (whole, however much of it the line has room for)."""
+
+        notice: Notice
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.history: deque[Notice] = deque(maxlen=HISTORY)
         self._current: Notice | None = None
         self._timer: Timer | None = None
 
@@ -57,20 +61,20 @@ class NoticeLine(Widget):
 
     def post(self, notice: Notice, timeout: float | None = None) -> None:
         """Show ``notice`` now, for ``timeout`` seconds (default by severity), replacing the one shown."""
-        self.history.append(notice)
         self._current = notice
         if self._timer is not None:
             self._timer.stop()
         lifetime = LIFETIME_S.get(notice.severity, 4.0) if timeout is None else timeout
         self._timer = self.set_timer(lifetime, self._expire)
         self.refresh(layout=True)  # a long notice takes a second or third row
+        self.post_message(self.Shown(notice))
 
     def showing(self, kind: str) -> bool:
         """Whether a notice of ``kind`` shows now (so a new one of that kind merges into it)."""
         return self._current is not None and self._current.kind == kind
 
     def clear(self) -> None:
-        """Take the notice shown off the line now (it stays in the history)."""
+        """Take the notice shown off the line now."""
         if self._timer is not None:
             self._timer.stop()
         self._expire()

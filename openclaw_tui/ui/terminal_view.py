@@ -9,12 +9,15 @@ Watching never changes the agent's terminal: the screen always has the PTY's own
 smaller, the widget shows the part around the cursor (as tmux shows a window larger than its client) and
 says so on its last row; when it is larger, the rest stays blank. The PTY is resized only while the
 operator types through (it then fits the pane, and gets its earlier size back when type-through ends) or
-by :meth:`fit`. In type-through mode every key and paste goes to the session as the operator's input;
-Ctrl+] (the telnet escape, which programs rarely need) leaves it, or the key the keymap binds.
+by :meth:`fit`. In type-through mode every key and paste goes to the session as the operator's input,
+by the host's one input path (so a key typed right after a sandboxed start still reaches the program, and
+a full input queue is refused as it is for agents); Ctrl+] (the telnet escape, which programs rarely
+need) leaves it, or the key the keymap binds.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import ClassVar
 
 from rich.color import Color
@@ -29,7 +32,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from ..core.keys import paste_bytes
-from ..core.session import Session
+from ..core.process_input import InputRefused
+from ..remote.views import HostView, SessionView
 from ..terminal import LiveView, Style
 from .keymap import key_event_bytes
 
@@ -100,20 +104,21 @@ class TerminalView(Widget, can_focus=True):
             super().__init__()
             self.active = active
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, host: HostView, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.session: Session | None = None
+        self.host = host
+        self.session: SessionView | None = None
         self.live: LiveView | None = None
         self._pending = False
         self._cursor_row: int | None = None
         self._styles: dict[Style, RichStyle] = {}
         self._base: RichStyle | None = None
         self.frames = 0  # frames that changed the screen (refresh requested)
-        self.paints = 0  # frames that were actually drawn (render_line ran for them)
-        self._painted_frame = 0
+        self._painted_frame = 0  # the last of them that was drawn (render_line ran for it)
         self._leave_keys = {LEAVE_KEY}
         self.origin = (0, 0)  # screen cell shown at the pane's top left (non-zero when the PTY is larger)
-        self._restore: tuple[Session, tuple[int, int]] | None = None  # the size to give back after typing
+        self._restore: tuple[SessionView, tuple[int, int]] | None = None  # the size to give back after typing
+        self._sending: set[asyncio.Task[None]] = set()
 
     def on_mount(self) -> None:
         # Paused while nothing is pending: an idle dashboard must not wake FPS times a second (PERF P8).
@@ -128,7 +133,7 @@ class TerminalView(Widget, can_focus=True):
             ticker.resume()
 
     # -- session --------------------------------------------------------------------------------
-    def attach(self, session: Session | None) -> None:
+    def attach(self, session: SessionView | None) -> None:
         if session is self.session:
             return
         self.type_through = False
@@ -225,9 +230,7 @@ class TerminalView(Widget, can_focus=True):
         self.refresh(*_row_spans(sorted(rows), self.size.width))
 
     def render_line(self, y: int) -> Strip:
-        if self.frames != self._painted_frame:
-            self._painted_frame = self.frames
-            self.paints += 1
+        self._painted_frame = self.frames
         width, height = self.size
         live = self.live
         base = self._base
@@ -307,7 +310,7 @@ class TerminalView(Widget, can_focus=True):
 
     def watch_type_through(self, active: bool) -> None:
         if active and self.session is not None:
-            self._restore = (self.session, tuple(self.session.pty_size))  # type: ignore[arg-type]
+            self._restore = (self.session, self.session.pty_size)
             self.call_after_refresh(self._fit_if_typing)  # once the banner has taken its row
         elif not active and self._restore is not None:
             session, size = self._restore
@@ -350,7 +353,19 @@ class TerminalView(Widget, can_focus=True):
         if session is None or not session.stdin_writable:
             self.type_through = False
             return
+        if not self._sending:  # no earlier key still on its way: this one may go at once, as it mostly can
+            try:
+                if self.host.send_input_now(session.id, data, "operator", action) is not None:
+                    return
+            except InputRefused as exc:
+                self.notify(str(exc), severity="error", markup=False)
+                return
+        task = asyncio.ensure_future(self._deliver(session.id, data, action))  # keeps the keys' order
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _deliver(self, session_id: str, data: bytes, action: str) -> None:
         try:
-            session.send(data, "operator", action)
-        except (BufferError, BrokenPipeError) as exc:
-            self.notify(f"could not send to {session.id}: {exc}", severity="error")
+            await self.host.send_input(session_id, data, "operator", action)
+        except InputRefused as exc:
+            self.notify(str(exc), severity="error", markup=False)

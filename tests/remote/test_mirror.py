@@ -27,7 +27,7 @@ async def test_attached_view_mirrors_sessions_output_and_input(served) -> None:
     stop = mirrored.add_raw_listener(lambda: changed.append(1))
     await wait_for(lambda: b"\x1b[32mgreen" in mirrored.raw.read(0)[1], what="raw bytes")
     await wait_for(lambda: "ready" in mirrored.output.full_text(), what="output text")
-    mirrored.send(b"yes\r", "operator", "type")
+    await remote.send_input(sid, b"yes\r", "operator", "type")
     await wait_for(lambda: not mirrored.running, what="session to finish")
     await wait_for(lambda: "got yes" in mirrored.output.full_text(), what="answer in output")
     await wait_for(lambda: [i.source for i in mirrored.inputs] == ["operator"], what="input record")

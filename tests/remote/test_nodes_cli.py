@@ -24,7 +24,7 @@ from openclaw_tui.remote.server import HostServer
 
 from ..hosting import hosting
 from ..sshrig import NodeHost, SshRig
-from ..ui.test_tmux_e2e import Tmux
+from ..ui.tmuxpane import Tmux
 from .nodefixtures import nodes_config_fixture, nodes_toml, rig_fixture  # noqa: F401  (fixtures)
 from .test_mcp import call, mcp_session, started, text, wait_for
 

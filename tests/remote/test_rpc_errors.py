@@ -4,10 +4,13 @@ connection keeps serving."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 from typing import Any
 
+from openclaw_tui.remote import protocol as p
 from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.server import HANDLERS
 
 DEADLINE_S = 20.0
 
@@ -99,4 +102,26 @@ async def test_deeply_nested_json_is_a_parse_error(served) -> None:
     assert reply["error"]["code"] == -32700
     wire.send({"jsonrpc": "2.0", "id": 1, "method": "hello", "params": {}})
     assert (await wire.answer())["result"]["protocol"] == 1
+    wire.writer.close()
+
+
+def test_the_server_handles_exactly_the_protocols_methods_with_their_params() -> None:
+    assert HANDLERS.keys() == p.METHODS.keys()
+    for method, handler in HANDLERS.items():
+        required, optional = p.METHODS[method]
+        params = list(inspect.signature(handler).parameters.values())[1:]  # after the connection
+        assert [q.name for q in params if q.default is q.empty] == list(required), method
+        assert [q.name for q in params if q.default is not q.empty] == list(optional), method
+
+
+async def test_a_missing_or_unknown_param_is_named_with_what_the_method_takes(served) -> None:
+    _, sock = served
+    wire = await _wire(sock)
+    error = await _error_for(wire, "session.resize", {"sessionId": "x", "cols": 80})
+    assert error["code"] == -32602 and "missing param 'rows'" in error["message"], error
+    assert "sessionId, cols, rows" in error["message"]
+    error = await _error_for(wire, "hello", {"client": "x", "colour": "blue"})
+    assert error["code"] == -32602 and "unknown param 'colour'" in error["message"] and "client?" in error["message"]
+    error = await _error_for(wire, "session.resize", ["x", 80, 24])
+    assert error["code"] == -32602 and "params must be an object" in error["message"]
     wire.writer.close()

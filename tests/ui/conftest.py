@@ -1,28 +1,41 @@
 """Fixtures for dashboard tests: a real host, the app built by ``make_app``, and condition waits.
 
 Every app closes its host when it unmounts (ending its sessions), and the ``host`` fixture closes it
-again afterwards in case a test failed before the app ran, so the suite's no-orphans guard holds.
-Snapshot helpers freeze what changes by itself: runtimes, clock times and session ids.
+again afterwards, within a deadline (:mod:`tests.hosting`), in case a test failed before the app ran, so
+the suite's no-orphans guard holds and a broken kill fails the test instead of hanging the run. Apps run
+through :func:`run`, which hears every message the app handles (Textual's ``message_hook``): tests read
+the notices shown from there. Text cursors never blink here (:mod:`.steady`), and snapshot helpers freeze
+what changes by itself: runtimes, clock times and session ids.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import pytest
+from textual.app import App
+from textual.message import Message
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.header import SummaryHeader
+from openclaw_tui.ui.messages import SessionsChanged
 from openclaw_tui.ui.notices import NoticeLine
 
+from ..hosting import close_within
 from ..waiting import wait_for
+from .steady import steady_cursors
 
 SIZE = (120, 36)
+SMALL = (80, 24)
 FIXED_IDS = ("amber-atlas", "bold-beacon", "calm-comet", "deft-delta", "eager-eagle", "fancy-fern",
              "glad-grove", "happy-heron")
 
@@ -42,16 +55,23 @@ def private_runtime_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     return folder
 
 
+@pytest.fixture(autouse=True)
+def steady() -> Iterator[None]:
+    """No blinking text cursor in any test (a blinking one makes every capture differ)."""
+    with steady_cursors():
+        yield
+
+
 @pytest.fixture
 async def host() -> AsyncIterator[ToolHost]:
     h = new_host()
     yield h
-    await h.close()
+    await close_within(h)
 
 
 @pytest.fixture
 def app(host: ToolHost) -> DashboardApp:
-    return make_app(host, cursor_blink=False)
+    return make_app(host)
 
 
 @pytest.fixture
@@ -60,12 +80,29 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
     host = new_host()
     host.start()
     server = HostServer(host, tmp_path / "host.sock")
-    await server.start()
     try:
+        await server.start()
         yield host, tmp_path / "host.sock"
     finally:
         await server.close()
-        await host.close()
+        await close_within(host)
+
+
+A = TypeVar("A", bound=App[Any])
+M = TypeVar("M", bound=Message)
+HEARD: WeakKeyDictionary[App[Any], list[Message]] = WeakKeyDictionary()
+
+
+def run(app: A, size: tuple[int, int] = SIZE) -> contextlib.AbstractAsyncContextManager[Pilot[Any]]:
+    """``app.run_test`` at ``size``, hearing every message the app handles (see :func:`heard`)."""
+    return app.run_test(size=size, message_hook=HEARD.setdefault(app, []).append)
+
+
+def heard(app: App[Any], kind: type[M]) -> list[M]:
+    """The messages of ``kind`` that ``app``'s widgets have handled so far, oldest first (each once, though
+    the hook hears a bubbling message at every widget it reaches)."""
+    found = {id(m): m for m in HEARD.get(app, []) if isinstance(m, kind)}
+    return list(found.values())
 
 
 @pytest.fixture
@@ -99,6 +136,47 @@ def screen_text(app: DashboardApp) -> str:
 
 
 def toasts(app: DashboardApp) -> list[str]:
-    """Every notice the app has shown so far (the notice line keeps them), oldest first."""
-    return [n.text for n in app.query_one(NoticeLine).history]
+    """Every notice the app has shown so far, oldest first."""
+    return [m.notice.text for m in heard(app, NoticeLine.Shown)]
 
+
+def drawn(widget: Widget) -> list[str]:
+    """The lines ``widget`` draws now (border included), as text."""
+    return [strip.text for strip in widget.render_lines(widget.region.reset_offset)]
+
+
+def header(app: DashboardApp) -> str:
+    return "".join(drawn(app.query_one(SummaryHeader)))
+
+
+def title(app: DashboardApp) -> str:
+    """The session view's title line."""
+    return "".join(drawn(app.query_one("#view-title")))
+
+
+def inputs_line(app: DashboardApp) -> str:
+    """The session view's inputs line."""
+    return "".join(drawn(app.query_one("#view-inputs")))
+
+
+def selected(app: DashboardApp) -> str | None:
+    """The id of the session on view (and highlighted in the list)."""
+    return app.workspace.selected.id if app.workspace.selected else None
+
+
+async def select(pilot: Pilot[Any], app: DashboardApp, sid: str) -> None:
+    """Select ``sid`` in the list, once it is listed."""
+    await until(pilot, lambda: app.workspace.select(sid) or selected(app) == sid, f"{sid} selected")
+
+
+async def sync_list(pilot: Pilot[Any], app: DashboardApp) -> None:
+    """Have the app look at the sessions now, as a host event or its once-a-second tick would have it."""
+    seen = len(heard(app, SessionsChanged))
+    app.post_message(SessionsChanged())
+    await until(pilot, lambda: len(heard(app, SessionsChanged)) > seen, "the list looked at")
+    await pilot.pause()  # the hook hears a message just before its handler runs
+
+
+def footer_actions(app: DashboardApp) -> dict[str, Any]:
+    """The footer's keys by action (looked up by widget type: Textual's ``FooterKey`` is not public)."""
+    return {k.action: k for k in app.query("FooterKey")}

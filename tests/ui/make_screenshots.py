@@ -38,16 +38,18 @@ async def demo_screenshot(path: Path) -> None:
     from openclaw_tui import ToolHost
     from openclaw_tui.ui import make_app
     from openclaw_tui.ui.header import SummaryHeader
+    from tests.ui.steady import steady_cursors
     from tests.waiting import wait_for
 
     host = ToolHost(config_path="/dev/null")
-    app = make_app(host, demo=True, cursor_blink=False)
-    async with app.run_test(size=DEMO_SIZE) as pilot:
-        header = app.query_one(SummaryHeader)
-        await wait_for(lambda: header.counts["waiting"] == 3 and header.counts["failed"] == 1, 60,
-                       "the demo settled", pause=pilot.pause)
-        await pilot.pause(2.5)  # top's second frame: its first has no CPU figures yet
-        app.save_screenshot(path.name, str(path.parent))
+    with steady_cursors():
+        app = make_app(host, demo=True)
+        async with app.run_test(size=DEMO_SIZE) as pilot:
+            header = app.query_one(SummaryHeader)
+            await wait_for(lambda: header.counts["waiting"] == 3 and header.counts["failed"] == 1, 60,
+                           "the demo settled", pause=pilot.pause)
+            await pilot.pause(2.5)  # top's second frame: its first has no CPU figures yet
+            app.save_screenshot(path.name, str(path.parent))
     await host.close()
 
 

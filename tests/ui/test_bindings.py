@@ -8,17 +8,9 @@ from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, screen_text, start, toasts, until
+from .conftest import SIZE, run, screen_text, select, selected, start, toasts, until
 
 PROMPT = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
-
-
-def selected(app: DashboardApp) -> str | None:
-    return app.workspace.selected.id if app.workspace.selected else None
-
-
-async def select(pilot, app: DashboardApp, sid: str) -> None:
-    await until(pilot, lambda: app.workspace.select(sid) or selected(app) == sid, f"{sid} selected")
 
 
 async def prompt_on_screen(pilot, app: DashboardApp, host) -> str:
@@ -30,7 +22,7 @@ async def prompt_on_screen(pilot, app: DashboardApp, host) -> str:
 
 
 async def test_new_command_dialog_starts_a_pty_session_and_selects_it(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         await pilot.press("n")
         dialog = await until(pilot, lambda: isinstance(app.screen, NewCommandDialog) and app.screen, "dialog")
         dialog.query_one("#command", Input).value = PROMPT
@@ -43,7 +35,7 @@ async def test_new_command_dialog_starts_a_pty_session_and_selects_it(app, host)
 
 
 async def test_a_refused_command_comes_back_in_the_dialog_with_the_reason(app, host, tmp_path):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         await pilot.press("n")
         dialog = await until(pilot, lambda: isinstance(app.screen, NewCommandDialog) and app.screen, "dialog")
         dialog.query_one("#command", Input).value = "make test"
@@ -61,7 +53,7 @@ async def test_a_refused_command_comes_back_in_the_dialog_with_the_reason(app, h
 
 
 async def test_send_keys_prompt_sends_tokens_and_refuses_a_bad_one(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await prompt_on_screen(pilot, app, host)
         await pilot.press("k")
         dialog = await until(pilot, lambda: isinstance(app.screen, SendKeysDialog) and app.screen, "prompt")
@@ -78,7 +70,7 @@ async def test_send_keys_prompt_sends_tokens_and_refuses_a_bad_one(app, host):
 
 
 async def test_submit_sends_enter(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await prompt_on_screen(pilot, app, host)
         await pilot.press("s")
         session = host.session(sid)
@@ -87,7 +79,7 @@ async def test_submit_sends_enter(app, host):
 
 
 async def test_paste_is_raw_when_the_program_did_not_enable_bracketed_paste(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "bash -c 'read -r a; read -r b; echo \"[$a|$b]\"'", pty=True)
         await select(pilot, app, sid)
         await pilot.press("p")
@@ -100,7 +92,7 @@ async def test_paste_is_raw_when_the_program_did_not_enable_bracketed_paste(app,
 
 
 async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "printf '\\033[?2004hready\\n'; cat -v", pty=True)
         await select(pilot, app, sid)
         await until(pilot, lambda: host.session(sid).tracked_modes.bracketed_paste, "bracketed paste enabled")
@@ -113,7 +105,7 @@ async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
 
 
 async def test_kill_asks_first_and_then_ends_the_process_group(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "sleep 60 & sleep 60")
         await select(pilot, app, sid)
         await pilot.press("x")
@@ -130,7 +122,7 @@ async def test_kill_asks_first_and_then_ends_the_process_group(app, host):
 
 
 async def test_clear_drops_a_finished_session_and_refuses_a_running_one(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         done = await start(host, "echo finished")
         await until(pilot, lambda: not host.session(done).running, "the first session to end")
         running = await start(host, "sleep 60")
@@ -140,11 +132,11 @@ async def test_clear_drops_a_finished_session_and_refuses_a_running_one(app, hos
         await select(pilot, app, done)
         await pilot.press("c")
         await until(pilot, lambda: host.session(done) is None, "the session cleared")
-        await until(pilot, lambda: done not in app.query_one(SessionList)._ids, "the row gone")
+        await until(pilot, lambda: done not in app.query_one(SessionList).ids, "the row gone")
 
 
 async def test_remove_kills_a_running_session_after_confirmation(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "sleep 60")
         await select(pilot, app, sid)
         session = host.session(sid)
@@ -156,7 +148,7 @@ async def test_remove_kills_a_running_session_after_confirmation(app, host):
 
 
 async def test_copy_puts_the_screen_text_on_the_clipboard(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "echo copy-me-please; sleep 60", pty=True)
         await select(pilot, app, sid)
         await until(pilot, lambda: "copy-me-please" in screen_text(app), "the output")
@@ -170,7 +162,7 @@ async def test_copy_puts_the_screen_text_on_the_clipboard(app, host):
 
 
 async def test_log_pane_pages_like_the_agent_log_and_lists_who_sent_input(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "seq 1 500; read -r x; sleep 60", pty=True)
         await until(pilot, lambda: "500" in host.session(sid).output.full_text(), "all lines")
         await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "typed\n"}, agent=None)
@@ -187,7 +179,7 @@ async def test_log_pane_pages_like_the_agent_log_and_lists_who_sent_input(app, h
 
 
 async def test_type_through_sends_every_key_and_ctrl_bracket_leaves(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "cat -v", pty=True)
         await select(pilot, app, sid)
         await pilot.press("t")
@@ -205,7 +197,7 @@ async def test_type_through_sends_every_key_and_ctrl_bracket_leaves(app, host):
 
 
 async def test_type_through_answers_a_prompt(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         await prompt_on_screen(pilot, app, host)
         await pilot.press("t", "b", "o", "b", "enter")
         await until(pilot, lambda: "hello bob" in screen_text(app), "the answer")
@@ -213,25 +205,25 @@ async def test_type_through_answers_a_prompt(app, host):
 
 
 async def test_filter_by_text_and_state(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         done = await start(host, "echo alpha-job")
         running = await start(host, "sleep 60; echo beta-job")
         await until(pilot, lambda: not host.session(done).running, "the first session to end")
         table = app.query_one(SessionList)
-        await until(pilot, lambda: set(table._ids) == {done, running}, "both rows")
+        await until(pilot, lambda: set(table.ids) == {done, running}, "both rows")
         await pilot.press("slash", "b", "e", "t", "a", "enter")
-        await until(pilot, lambda: table._ids == [running], "only the text match")
+        await until(pilot, lambda: table.ids == [running], "only the text match")
         app.query_one("#filter-text", Input).value = ""
         await pilot.press("f")  # running
-        await until(pilot, lambda: table._ids == [running], "only running")
+        await until(pilot, lambda: table.ids == [running], "only running")
         await pilot.press("f", "f")  # waiting, finished
-        await until(pilot, lambda: table._ids == [done], "only finished")
+        await until(pilot, lambda: table.ids == [done], "only finished")
         await pilot.press("f")  # failed
-        await until(pilot, lambda: table._ids == [], "no failed session")
+        await until(pilot, lambda: table.ids == [], "no failed session")
 
 
 async def test_toasts_on_exit_and_on_waiting_for_input(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         await start(host, "kill -TERM $$", agent="main")
         await until(pilot, lambda: any("failed" in t and "SIGTERM" in t for t in toasts(app)), "exit toast")
         sid = await start(host, PROMPT, pty=True)
@@ -241,7 +233,7 @@ async def test_toasts_on_exit_and_on_waiting_for_input(app, host):
 
 
 async def test_operator_and_agent_inputs_are_both_recorded(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "bash -c 'read -r a; read -r b; echo \"$a $b\"'", agent="main", pty=True)
         await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "from-agent\n"}, agent="main")
         await select(pilot, app, sid)
@@ -258,13 +250,13 @@ async def test_operator_and_agent_inputs_are_both_recorded(app, host):
 
 
 async def test_quit_without_running_sessions_exits_at_once(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         await pilot.press("q")
         await until(pilot, lambda: app.return_code is not None or not app.is_running, "the app to exit")
 
 
 async def test_quit_with_running_sessions_asks_then_ends_them(app, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "sleep 60")
         session = host.session(sid)
         await pilot.press("q")
@@ -272,3 +264,17 @@ async def test_quit_with_running_sessions_asks_then_ends_them(app, host):
         await pilot.press("y")
         await until(pilot, lambda: not session.running, "the session ended", timeout=15)
         assert session.exit.killed_by == "shutdown" and host.closed
+
+
+async def test_copy_outside_tmux_says_it_was_sent_to_the_terminal_and_saves_a_file(app, host, private_runtime_dir):
+    async with run(app, SIZE) as pilot:
+        sid = await start(host, "echo copy-me-please; sleep 60", pty=True)
+        await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
+        await until(pilot, lambda: "copy-me-please" in app.workspace.view.terminal.screen_text(), "the output")
+        await pilot.press("y")
+        notice = await until(pilot, lambda: next((t for t in toasts(app) if t.startswith("Copy")), None), "the notice")
+        saved = list((private_runtime_dir / "openclaw-tui" / "copies").glob(f"{sid}-screen-*.txt"))
+        assert len(saved) == 1 and "copy-me-please" in saved[0].read_text()
+        assert "Sent the screen" in notice and "OSC 52" in notice and str(saved[0]) in notice, notice
+        assert "copy-me-please" in app.clipboard
+        assert oct(saved[0].stat().st_mode & 0o777) == "0o600"

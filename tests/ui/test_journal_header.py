@@ -10,7 +10,7 @@ from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import make_app
 
-from .conftest import SIZE, toasts, until
+from .conftest import header, run, toasts, until
 
 
 def unusable_host(tmp_path: Path) -> ToolHost:
@@ -21,11 +21,11 @@ def unusable_host(tmp_path: Path) -> ToolHost:
 
 async def test_an_embedded_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
     host = unusable_host(tmp_path)
-    app = make_app(host, cursor_blink=False, serve_path=tmp_path / "run" / "host.sock")
+    app = make_app(host, server=HostServer(host, tmp_path / "run" / "host.sock"))
     try:
-        async with app.run_test(size=SIZE) as pilot:
+        async with run(app) as pilot:
             await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
-            assert "not saved to disk" in app.header.line().plain
+            assert "not saved" in header(app)
             assert app.header.journal_problem.startswith("journal off: cannot use state directory")
             assert f"Journal: Sessions are not being saved to disk: {app.header.journal_problem}" in toasts(app)
     finally:
@@ -41,11 +41,11 @@ async def test_an_attached_dashboard_marks_the_header_too(tmp_path) -> None:
         assert host.restored is not None
         await host.restored
         remote = await RemoteHost.connect(tmp_path / "run" / "host.sock")
-        app = make_app(remote, cursor_blink=False, attached=True, socket=tmp_path / "run" / "host.sock")
-        async with app.run_test(size=SIZE) as pilot:
+        app = make_app(remote, attached=True, socket=tmp_path / "run" / "host.sock")
+        async with run(app) as pilot:
             await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
             assert app.header.journal_problem == host.journal_status["problem"]
-            assert "not saved to disk" in app.header.line().plain
+            assert "not saved" in header(app)
     finally:
         await server.close()
         await host.close()

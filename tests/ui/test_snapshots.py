@@ -28,7 +28,7 @@ COLOURS = (
 
 
 def dashboard(wait_ms: int = 1000) -> DashboardApp:
-    return make_app(new_host(wait_ms), cursor_blink=False)
+    return make_app(new_host(wait_ms))
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -46,7 +46,8 @@ async def _prompt_session(pilot: Pilot[Any]) -> str:
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
     await until(pilot, lambda: app.host.session(sid).waiting_for_input, "the session waiting")
     await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
-    await until(pilot, lambda: any(sid in n.text for n in app.query_one(NoticeLine).history), "the notice")
+    notices = app.query_one(NoticeLine)
+    await until(pilot, lambda: notices.current is not None and sid in notices.current.text, "the notice")
     await settle(pilot)  # before any dialog opens
     return sid
 

@@ -15,7 +15,7 @@ from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.terminal_view import TerminalView, _offset
 
-from .conftest import SIZE, start, until
+from .conftest import SIZE, run, start, until
 
 SIZES = "stty size; while read line; do stty size; done"  # prints "rows cols" now and on each Enter
 TALL = "seq 1 100; stty size; sleep 60"  # the cursor ends on the PTY's last row
@@ -40,7 +40,7 @@ def test_a_larger_screen_is_shown_around_the_cursor_as_tmux_shows_a_larger_windo
 
 
 async def test_watching_never_resizes_the_pty_and_a_smaller_pane_says_what_it_shows(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, TALL, pty=True)
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
@@ -60,7 +60,7 @@ async def test_watching_never_resizes_the_pty_and_a_smaller_pane_says_what_it_sh
 
 
 async def test_with_the_cursor_hidden_a_smaller_pane_shows_the_top(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "printf '\\033[?25l'; " + TALL, pty=True)
         terminal = await _shown(pilot, app, sid)
         await until(pilot, lambda: any("30 120" in row for row in terminal.live.screen.display()), "all output")
@@ -70,7 +70,7 @@ async def test_with_the_cursor_hidden_a_smaller_pane_shows_the_top(app: Dashboar
 
 
 async def test_a_larger_pane_shows_the_pty_at_its_size_and_leaves_the_rest_blank(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, SIZES, pty=True)
         session = host.session(sid)
         session.resize(40, 6)  # as an agent's own terminal, or another dashboard's fit, might be
@@ -84,7 +84,7 @@ async def test_a_larger_pane_shows_the_pty_at_its_size_and_leaves_the_rest_blank
 
 
 async def test_fit_resizes_the_pty_to_the_pane(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, SIZES, pty=True)
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
@@ -98,7 +98,7 @@ async def test_fit_resizes_the_pty_to_the_pane(app: DashboardApp, host):
 
 
 async def test_type_through_fits_the_pty_and_gives_its_size_back_when_it_ends(app: DashboardApp, host):
-    async with app.run_test(size=SIZE) as pilot:
+    async with run(app, SIZE) as pilot:
         sid = await start(host, SIZES, pty=True)
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
@@ -126,8 +126,8 @@ async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_reque
     sid = await start(host, SIZES, agent="agent-a", pty=True)
     session = host.session(sid)
     remote = await RemoteHost.connect(sock)
-    app = make_app(remote, cursor_blink=False, attached=True)
-    async with app.run_test(size=(80, 24)) as pilot:
+    app = make_app(remote, attached=True)
+    async with run(app, (80, 24)) as pilot:
         terminal = await _shown(pilot, app, sid)
         await until(pilot, lambda: any("30 120" in row for row in rendered(terminal)), "the size, drawn remotely")
         assert session.pty_size == (120, 30)

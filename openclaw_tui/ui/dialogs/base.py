@@ -1,16 +1,11 @@
-"""What every dashboard dialog shares: the ``dialog`` CSS class and the app's cursor-blink setting.
-
-Screenshots and snapshot tests need a cursor that does not blink (a blinking one is drawn or not
-depending on the moment of capture), so the app carries one ``cursor_blink`` flag that each dialog
-applies to its text fields when it mounts (Textual calls this handler as well as a subclass's own).
-"""
+"""What every dashboard dialog shares: the ``dialog`` CSS class, and the buttons of a form."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, TextArea
+from textual.widgets import Button
 
 ResultType = TypeVar("ResultType")
 
@@ -20,13 +15,6 @@ class Dialog(ModalScreen[ResultType]):
 
     def __init__(self) -> None:
         super().__init__(classes="dialog")
-
-    def on_mount(self) -> None:
-        blink = bool(getattr(self.app, "cursor_blink", True))
-        for field in self.query(Input):
-            field.cursor_blink = blink
-        for area in self.query(TextArea):
-            area.cursor_blink = blink
 
 
 class FormDialog(Dialog[ResultType]):

@@ -28,8 +28,8 @@ WHERE_IT_RUNS = (
 class StateCheckbox(Checkbox):
     """A checkbox whose box reads ``x`` when checked and stays empty when not, in any colour scheme."""
 
-    @property
-    def BUTTON_INNER(self) -> str:
+    @property  # Textual reads it at each render, so a property can answer for the current value
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "x" if self.value else " "
 
 

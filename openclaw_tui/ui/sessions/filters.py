@@ -40,9 +40,6 @@ class FilterBar(Horizontal):
         yield Input(placeholder="text in id, name, command or agent", id="filter-text")
         yield Label(self._state_text(), id="filter-state")
 
-    def on_mount(self) -> None:
-        self.query_one(Input).cursor_blink = bool(getattr(self.app, "cursor_blink", True))
-
     def focus_text(self) -> None:
         self.query_one(Input).focus()
 

@@ -9,6 +9,7 @@ a session id, not a row number, so it stays on its session as rows come and go; 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -22,7 +23,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.session import Session
+from ...remote.views import SessionView
 from .columns import Layout, fit
 from .rows import RowFilter, row_cells, row_key
 
@@ -51,7 +52,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._sessions: list[Session] = []
+        self._sessions: list[SessionView] = []
         self._ids: list[str] = []
         self._cursor = 0
         self._selected: str | None = None
@@ -72,12 +73,7 @@ class SessionList(ScrollView, can_focus=True):
     def selected_id(self) -> str | None:
         return self._selected
 
-    @property
-    def layout_shown(self) -> Layout:
-        """The columns as laid out for the current width."""
-        return self._layout
-
-    def show(self, sessions: list[Session], row_filter: RowFilter, pinned: str | None = None) -> None:
+    def show(self, sessions: Sequence[SessionView], row_filter: RowFilter, pinned: str | None = None) -> None:
         """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case."""
         visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
         ids = [s.id for s in visible]
@@ -210,8 +206,16 @@ class SessionList(ScrollView, can_focus=True):
         return {c.key: Text(c.label) for c in self._layout.columns}
 
     def _strip(self, cells: dict[str, Text], row_style: Style, width: int) -> Strip:
+        """One row: each cell's text in its style, followed by its padding and the gap.
+
+        Blanks never lead a run of text: an SVG renderer (the README's screenshots) drops the spaces that
+        start a text element, which moved the header's labels and right-aligned cells off their columns.
+        So blanks before text (the row's margin, an empty cell, a right-aligned cell's padding) are a
+        segment of their own, in a style that shows only the row's background, as a space shows anyway.
+        """
+        blank = Style(bgcolor=row_style.bgcolor)
         gap = " " * self._layout.gap
-        segments = [Segment(" ", row_style)]
+        segments = [Segment(" ", blank)]
         for n, column in enumerate(self._layout.columns):
             cell = cells.get(column.key) or Text()
             text = cell.plain
@@ -219,21 +223,28 @@ class SessionList(ScrollView, can_focus=True):
                 text = set_cell_size(text, column.width - 1) + "…"
             elif column.justify == "right":
                 text = " " * (column.width - cell_len(text)) + text
-            style = row_style + _style(cell)
+            after = "" if n + 1 == len(self._layout.columns) else gap
             text = set_cell_size(text, column.width)
-            if n + 1 == len(self._layout.columns):
-                segments.append(Segment(text, style))
-            elif style.bgcolor == row_style.bgcolor:  # the gap joins the cell: spaces alone are left out of
-                segments.append(Segment(text + gap, style))  # an SVG's text, and "◆deft-delta" would read as one
-            else:
-                segments.extend((Segment(text, style), Segment(gap, row_style)))
+            shown = text.lstrip(" ")
+            if not shown:
+                segments.append(Segment(text + after, blank))
+                continue
+            if len(shown) < len(text):
+                segments.append(Segment(" " * (len(text) - len(shown)), blank))
+            style = row_style + _style(cell)
+            if style.bgcolor == row_style.bgcolor:  # the gap trails the cell's text: an SVG's text then reads
+                segments.append(Segment(shown + after, style))  # "◆  deft-delta", not "◆deft-delta"
+            else:  # a cell of its own colour ends where the column does
+                segments.append(Segment(shown, style))
+                segments.append(Segment(after, blank))
         return Strip(segments).adjust_cell_length(width, row_style)
 
     def _empty_line(self, row: int, width: int, base: Style, style: Style) -> Strip:
         lines = self.empty_message()
         if row >= len(lines):
             return Strip.blank(width, base)
-        return Strip([Segment(" " + lines[row], style)]).crop_extend(0, width, base)
+        return Strip([Segment(" ", Style(bgcolor=style.bgcolor)), Segment(lines[row], style)]).crop_extend(
+            0, width, base)
 
     def empty_message(self) -> list[str]:
         """What the empty list says: why it is empty and what to do (nothing when it is not empty)."""

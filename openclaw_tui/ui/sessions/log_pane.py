@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...core.host import SessionHost
+from ...remote.views import HostView
 from .. import clock
 from .inputs import input_preview
 
@@ -33,7 +33,7 @@ class LogPane(VerticalScroll, can_focus=True):
         Binding("right", "page(1)", "Newer", id="log-newer-arrow", show=False),
     ]
 
-    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
+    def __init__(self, host: HostView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self.session_id: str | None = None

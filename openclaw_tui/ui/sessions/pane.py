@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...core.session import Session
+from ...remote.views import SessionView
 from .filters import FilterBar
 from .list import SessionList
 
@@ -23,7 +24,7 @@ class SessionsPane(Vertical):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._sessions: list[Session] = []
+        self._sessions: Sequence[SessionView] = []
         self.pinned: str | None = None  # shown whatever the filter: the session being typed into
 
     def compose(self) -> ComposeResult:
@@ -40,7 +41,7 @@ class SessionsPane(Vertical):
         self.pinned = session_id
         self.show(self._sessions)
 
-    def show(self, sessions: list[Session]) -> None:
+    def show(self, sessions: Sequence[SessionView]) -> None:
         self._sessions = sessions
         self.session_list.show(sessions, self.query_one(FilterBar).row_filter, self.pinned)
 

@@ -1,19 +1,22 @@
 """What one row of the session list says about a session, and which rows a filter keeps.
 
-Pure functions over :class:`~openclaw_tui.core.session.Session` so the list widget only lays out what
-these decide. A session is *waiting* when the host's idle rule says so (``waitingForInput``) or when the
-kernel already reported why it is blocked (``waitingReason``, faster than the 15 s idle rule). A session
-that exited non-zero is ``completed`` for agents (the contract's word), but to the operator it failed: its
-exit code is red, the "failed" filter keeps it and the header counts it as failed.
+Pure functions over a :class:`~openclaw_tui.remote.views.SessionView` so the list widget only lays out
+what these decide. A session is *waiting* as the host decides it (``waiting_for_input``: by the kernel's
+evidence that it is blocked reading its terminal, ``waiting_reason``, within about a second, or by the
+15 s idle rule); the list only words the reason. A session that exited non-zero is ``completed`` for
+agents (the contract's word), but to the operator it failed: its exit code is red, the "failed" filter
+keeps it and the header counts it as failed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.text import Text
 
-from ...core.session import COMPLETED, FAILED, Session
+from ...core.exitrecord import COMPLETED, FAILED
+from ...remote.views import SessionView
 from .. import clock
 
 STATES = ("all", "running", "waiting", "finished", "failed")
@@ -30,28 +33,24 @@ STATE_STYLES = {
 }
 
 
-def is_waiting(session: Session) -> bool:
-    return session.running and (session.waiting_for_input or session.waiting_reason is not None)
-
-
-def state_of(session: Session) -> str:
+def state_of(session: SessionView) -> str:
     """``running``, ``waiting``, ``completed`` or ``failed``: the word the list shows."""
-    if is_waiting(session):
+    if session.waiting_for_input:
         return "waiting"
     return session.status
 
 
-def failed(session: Session) -> bool:
+def failed(session: SessionView) -> bool:
     """Whether the operator should read ``session`` as a failure: the core's ``failed`` (not found, killed,
     timed out), or an exit with a non-zero code, which agents see as ``completed``."""
     return session.status == FAILED or (not session.running and bool(session.exit.code))
 
 
-def agent_label(session: Session) -> str:
+def agent_label(session: SessionView) -> str:
     return session.agent if session.agent is not None else "operator"
 
 
-def end_label(session: Session) -> str:
+def end_label(session: SessionView) -> str:
     """Exit code or signal of a finished session (``exit 0``, ``SIGKILL``, ``timeout``); empty while running."""
     if session.running:
         return ""
@@ -69,10 +68,10 @@ class RowFilter:
     text: str = ""
     state: str = "all"
 
-    def keeps(self, session: Session) -> bool:
+    def keeps(self, session: SessionView) -> bool:
         if self.state == "running" and not session.running:
             return False
-        if self.state == "waiting" and not is_waiting(session):
+        if self.state == "waiting" and not session.waiting_for_input:
             return False
         if self.state == "finished" and (session.status != COMPLETED or failed(session)):
             return False
@@ -85,21 +84,21 @@ class RowFilter:
         return all(word in hay for word in needle.split())
 
 
-def where_label(session: Session) -> Text:
+def where_label(session: SessionView) -> Text:
     """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
     if session.elevated:
         return Text("elevated", style="bold red")
     return Text("sandbox" if session.placement == "sandbox" else "host", style="dim" if not session.running else "")
 
 
-def row_key(session: Session) -> tuple[object, ...]:
+def row_key(session: SessionView) -> tuple[object, ...]:
     """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
     return (session.id, session.name, session.agent, session.running, session.waiting_for_input,
             session.waiting_reason, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
             session.pty, session.placement, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
 
 
-def row_cells(session: Session) -> dict[str, Text]:
+def row_cells(session: SessionView) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
     state = state_of(session)
     reason = session.waiting_reason
@@ -119,13 +118,13 @@ def row_cells(session: Session) -> dict[str, Text]:
     }
 
 
-def counts(sessions: list[Session]) -> dict[str, int]:
+def counts(sessions: Iterable[SessionView]) -> dict[str, int]:
     """How many sessions are running, waiting, finished and failed (waiting ones count as running too)."""
     out = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
     for s in sessions:
         if s.running:
             out["running"] += 1
-            out["waiting"] += is_waiting(s)
+            out["waiting"] += s.waiting_for_input
         elif failed(s):
             out["failed"] += 1
         else:

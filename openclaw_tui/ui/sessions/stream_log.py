@@ -1,9 +1,9 @@
 """A pipe session's output as a scrolling log, stderr in its own colour, drawn with the Line API.
 
 The session keeps its retained output as stream-tagged chunks (newest ``cap`` characters). The log
-keeps its own list of lines and, on each sync, takes only the characters that arrived since the last
-one (the last ``new`` characters of the tail), so a chatty child costs the UI what it printed, not what
-was retained. When more arrived than the tail still holds, it rebuilds from the tail. It follows the end
+keeps its own list of lines and, on each sync, asks the output only for what came since the characters it
+has seen (``Output.since``), so a chatty child costs the UI what it printed, not what was retained. When
+more arrived than the output still holds, it rebuilds from the retained tail. It follows the end
 unless the operator scrolled up, and follows again once they scroll back to the bottom; the flag is kept
 explicitly, since comparing offsets is wrong while the log is not laid out yet (hidden, or just shown).
 """
@@ -19,7 +19,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.buffers import STDERR
-from ...core.session import Session
+from ...remote.views import SessionView
 
 MAX_LINES = 20_000
 STDERR_STYLE = Style(color="#ff5f5f")
@@ -31,14 +31,14 @@ class StreamLog(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.session: Session | None = None
+        self.session: SessionView | None = None
         self._lines: deque[list[str]] = deque(maxlen=MAX_LINES)  # [stream, text]
         self._open = False  # the last line has no newline yet
         self._seen = 0
         self._widest = 0
         self._follow = True
 
-    def attach(self, session: Session | None) -> None:
+    def attach(self, session: SessionView | None) -> None:
         if session is self.session:
             return
         self.session = session
@@ -59,27 +59,16 @@ class StreamLog(ScrollView, can_focus=True):
         if session is None:
             return False
         out = session.output
-        new = out.total_chars - self._seen
-        if new <= 0:
+        if out.total_chars <= self._seen:
             return False
-        if new > out.tail.size:
+        pieces = out.since(self._seen)
+        if pieces is None:  # more arrived than is still retained: start again from what is
             self._reset()
-            dropped = out.total_chars - out.tail.size
-            if dropped:
-                self._lines.append(["mark", f"[… {dropped} earlier chars are no longer retained …]"])
-            pieces = [(c.stream, c.text) for c in out.tail.chunks]
-        else:
-            pieces = []
-            need = new
-            for chunk in reversed(out.tail.chunks):
-                if need <= 0:
-                    break
-                piece = chunk.text[-need:]
-                pieces.append((chunk.stream, piece))
-                need -= len(piece)
-            pieces.reverse()
-        for stream, text in pieces:
-            self._append(stream, text)
+            if out.tail_start:
+                self._lines.append(["mark", f"[… {out.tail_start} earlier chars are no longer retained …]"])
+            pieces = out.since(out.tail_start) or []
+        for chunk in pieces:
+            self._append(chunk.stream, chunk.text)
         self._seen = out.total_chars
         self.virtual_size = Size(self._widest, len(self._lines))
         if self._follow:

@@ -12,8 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Label, Static
 
-from ...core.host import SessionHost
-from ...core.session import Session
+from ...remote.views import HostView, SessionView
 from .. import clock
 from ..line import TextLine
 from ..terminal_view import TerminalView
@@ -25,13 +24,13 @@ from .stream_log import StreamLog
 LOG_REFRESH_S = 1.0
 
 
-class SessionView(Vertical):
+class SessionPanel(Vertical):
     """Shows ``session`` (or a hint when there is none)."""
 
-    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
+    def __init__(self, host: HostView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
-        self.session: Session | None = None
+        self.session: SessionView | None = None
         self.log_mode = False
         self._log_dirty = False
 
@@ -40,7 +39,7 @@ class SessionView(Vertical):
         yield Label("", id="type-through-banner")
         with ContentSwitcher(initial="view-empty", id="view-body"):
             yield Static("No session selected. Press n to start a command.", id="view-empty")
-            yield TerminalView(id="terminal")
+            yield TerminalView(self.host, id="terminal")
             yield StreamLog(id="stream")
             yield LogPane(self.host, id="log-pane")
         yield TextLine(id="view-inputs")
@@ -60,7 +59,7 @@ class SessionView(Vertical):
     def log_pane(self) -> LogPane:
         return self.query_one(LogPane)
 
-    async def show(self, session: Session | None) -> None:
+    async def show(self, session: SessionView | None) -> None:
         self.session = session
         await self._switch()
         self.refresh_info()
@@ -109,31 +108,30 @@ class SessionView(Vertical):
         inputs = self.query_one("#view-inputs", TextLine)
         session = self.session
         if session is None:
-            title.show(Text(" no session", style="dim"))
+            title.show(Text.assemble(" ", ("no session", "dim")))
             inputs.show(Text())
             return
         state = state_of(session)
-        text = Text(" ")
-        text.append(session.id, style="bold")
-        text.append(f" · {session.name} · {agent_label(session)} · ")
-        text.append(state, style="bold #ffaf00" if state == "waiting" else "bold")
         end = end_label(session)
-        if end:
-            text.append(" ")
-            text.append(end, style="bold red" if failed(session) else "")
-        text.append(f" · {clock.format_runtime(clock.runtime_ms(session))} · ")
-        text.append("pty" if session.pty else "pipe")
-        text.append(" · ")
-        text.append_text(where_label(session))
-        text.append(f" · {session.cwd}", style="dim")
+        where = where_label(session)
+        pieces = [
+            (session.id, "bold"), (f"· {session.name} · {agent_label(session)} ·", ""),
+            (state, "bold #ffaf00" if state == "waiting" else "bold"),
+            *([(end, "bold red" if failed(session) else "")] if end else []),
+            (f"· {clock.format_runtime(clock.runtime_ms(session))} · {'pty' if session.pty else 'pipe'} ·", ""),
+            (where.plain, where.style), (f"· {session.cwd}", "dim"),
+        ]
+        text = Text(" ")
+        for n, (words, style) in enumerate(pieces):  # the space after a piece is its own: no run of text
+            text.append(words + (" " if n + 1 < len(pieces) else ""), style=style)  # starts with a blank
         text.no_wrap, text.overflow = True, "ellipsis"
         title.show(text)
         inputs.show(self._inputs_line(session))
 
     @staticmethod
-    def _inputs_line(session: Session) -> Text:
-        line = Text()
-        line.append(" inputs: ", style="dim")
+    def _inputs_line(session: SessionView) -> Text:
+        line = Text(" ")
+        line.append("inputs: ", style="dim")
         records = list(session.inputs)[-3:]  # keystrokes typed through are one record per line already
         if not records:
             line.append("none", style="dim")

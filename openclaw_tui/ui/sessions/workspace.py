@@ -2,26 +2,26 @@
 
 Every action here goes through ``host.call(..., agent=None)`` exactly as an agent's would (so it is
 validated the same way and recorded as the operator's input), except type-through keystrokes, which the
-terminal widget writes directly for latency. Slow actions (kill waits for the process group to be gone)
+terminal widget hands to the host's input path directly, for latency. Slow actions (kill waits for the process group to be gone)
 run in workers; a failed result is shown as an error toast with the host's own message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...core.host import SessionHost
-from ...core.session import Session
+from ...remote.views import HostView, SessionView
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from ..terminal_view import TerminalView
 from .list import SessionList
 from .pane import SessionsPane
-from .view import SessionView
+from .view import SessionPanel
 
 _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
                     "fit"}
@@ -43,24 +43,24 @@ class Workspace(Vertical):
         Binding("equals_sign", "fit", "Fit", id="fit"),
     ]
 
-    def __init__(self, host: SessionHost, *, id: str | None = None) -> None:
+    def __init__(self, host: HostView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self._type_into: str | None = None  # a new session to type into once it is on view
 
     def compose(self) -> ComposeResult:
         yield SessionsPane(id="sessions")
-        yield SessionView(self.host, id="session-view")
+        yield SessionPanel(self.host, id="session-view")
 
     def on_mount(self) -> None:
         self.query_one(SessionList).focus()
 
     @property
-    def view(self) -> SessionView:
-        return self.query_one(SessionView)
+    def view(self) -> SessionPanel:
+        return self.query_one(SessionPanel)
 
     @property
-    def selected(self) -> Session | None:
+    def selected(self) -> SessionView | None:
         """The session on view, if it is also the list's highlighted row (else None).
 
         The view follows the list by message, so for a moment after a filter change it may still show a
@@ -73,9 +73,10 @@ class Workspace(Vertical):
 
     @property
     def type_through(self) -> bool:
-        return self.view.terminal.type_through
+        terminal = self.query(TerminalView)  # asked by the footer too, even while the app closes
+        return bool(terminal) and terminal.first().type_through
 
-    def sync(self, sessions: list[Session]) -> None:
+    def sync(self, sessions: Sequence[SessionView]) -> None:
         self.query_one(SessionsPane).show(sessions)
         self.view.refresh_info()
 
@@ -121,7 +122,7 @@ class Workspace(Vertical):
         return not (action in _SESSION_ACTIONS and self.type_through)  # keys belong to the session then
 
     # -- helpers --------------------------------------------------------------------------------
-    def _target(self, need_input: bool = False) -> Session | None:
+    def _target(self, need_input: bool = False) -> SessionView | None:
         session = self.selected
         if session is None:
             self.notify("No session selected.", severity="warning")
@@ -136,7 +137,7 @@ class Workspace(Vertical):
             return None
         return session
 
-    async def _process(self, action: str, session: Session, **params: Any) -> dict[str, Any]:
+    async def _process(self, action: str, session: SessionView, **params: Any) -> dict[str, Any]:
         res = await self.host.call({"tool": "process", "action": action, "sessionId": session.id, **params}, agent=None)
         if res["details"].get("status") == "failed":
             self.notify(res["text"], title=f"{action} failed", severity="error")

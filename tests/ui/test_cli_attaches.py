@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_tmux_e2e import Tmux, dashboard_command
+from .tmuxpane import Tmux, dashboard_command
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -1,50 +1,41 @@
-"""The dashboard in a real terminal (tmux), as an operator meets it: closing the terminal, copying, 80x24.
+"""The dashboard in a real terminal (tmux), as an operator meets it: a prompt answered through type-through,
+closing the terminal, copying, 80x24.
 
-Each test runs the real console script in a tmux server of its own, with a private host socket (in a
-folder of its own: sandboxed runs are refused a workdir beside it), a private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder (where
-copies are saved), and reads only what the pane shows, what tmux holds and what is on disk.
+Each test runs the real console script in a tmux server of its own (:mod:`.tmuxpane`) and kills that server
+whatever happened.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import psutil
 import pytest
 
-from .test_tmux_e2e import Tmux, dashboard_command
+from .tmuxpane import Dashboard, Tmux, dashboard_command
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Dashboard(Tmux):
-    """A dashboard in its own tmux server; ``call`` reaches its host as an agent would."""
+COMMAND = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 
-    def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
-        super().__init__()
-        self.sock = tmp_path / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
-        self.tmp = tmp_path / "tmp"
-        self.runtime = tmp_path / "run"
-        for folder in (self.sock.parent, self.tmp, self.runtime):
-            folder.mkdir(mode=0o700)
-        self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
-                    "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
-        self.env.pop("TMUX", None)
-        command = "exec " + dashboard_command() + (" --demo" if demo else "")
-        subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash",
-                        "-x", str(size[0]), "-y", str(size[1]), command], check=True, env=self.env, timeout=20)
-        self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
 
-    def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
-        proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
-                               "--agent", agent], env=self.env, capture_output=True, text=True, timeout=30, check=False)
-        return json.loads(proc.stdout)
+@pytest.fixture
+def tmux(tmp_path) -> Iterator[Tmux]:
+    t = Tmux()
+    # The dashboard serves its host on a socket: a private one, so a dashboard already open elsewhere
+    # (which would make this one refuse to start) cannot get in the way.
+    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
+    subprocess.run(["tmux", "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "160",
+                    "-y", "45", dashboard_command()], check=True, env=env, timeout=20)
+    try:
+        yield t
+    finally:
+        t.run("kill-server")
 
 
 @pytest.fixture
@@ -62,6 +53,27 @@ def exited(pid: int) -> bool:
         return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # ended; its parent reaps it in its own time
     except psutil.NoSuchProcess:
         return True
+
+
+def test_prompt_answered_through_type_through_in_a_real_terminal(tmux: Tmux) -> None:
+    tmux.wait(lambda s: "openclaw-tui" in s and "New" in s, "the dashboard")
+    tmux.keys("n")
+    tmux.wait(lambda s: "New command" in s, "the new-command dialog", retry=lambda: tmux.keys("n"))
+    tmux.keys(COMMAND, literal=True)
+    tmux.wait(lambda s: "read -r -p" in s, "the command typed into the dialog")
+    tmux.keys("Enter")
+    # The terminal view starts at column 0; the dialog (which also shows "name?") is indented.
+    tmux.wait(lambda s: any(line.startswith("name?") for line in s.splitlines()), "the prompt on the terminal")
+    tmux.wait(lambda s: any(line.startswith(" ◆ ") for line in s.splitlines()), "the session's row marked waiting")
+    tmux.keys("t")
+    tmux.wait(lambda s: "TYPE-THROUGH" in s, "the type-through banner")
+    tmux.keys("world", literal=True)
+    tmux.keys("Enter")
+    screen = tmux.wait(lambda s: "hello world" in s and "exit 0" in s, "the session finishing")
+    assert "completed" in screen
+    assert "TYPE-THROUGH" not in tmux.wait(lambda s: "TYPE-THROUGH" not in s, "type-through left at exit")
+    tmux.keys("q")  # nothing runs any more, so the dashboard quits without asking
+    tmux.wait_closed()
 
 
 @pytest.mark.parametrize("dashboard", [((120, 40), True)], indirect=True)
@@ -123,3 +135,4 @@ def test_at_80x24_the_exit_code_shows_and_the_quit_question_wraps(dashboard: Das
     assert all(r in screen for r in running), screen
     dashboard.keys("y")
     dashboard.wait_closed()
+

@@ -1,0 +1,47 @@
+"""What the host tells the dashboard, as Textual messages: small records, the frequent ones replaceable.
+
+:class:`~.bridge.HostBridge` posts them from host events. Output comes far more often than anyone can
+look, so a pending :class:`SessionOutput` stands for all the output of its session since the last one
+was handled, and a queued one replaces an older one for the same session; :class:`SessionsChanged` stands
+for every list change since the last one was handled, the same way. Exits stay individual: each deserves
+a notice of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+
+@dataclass
+class SessionsChanged(Message):
+    """Something in the session list changed: membership, state (waiting included) or recorded input."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SessionsChanged)
+
+
+@dataclass
+class SessionOutput(Message):
+    """New output arrived for ``session_id`` since the last such message was handled."""
+
+    session_id: str
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SessionOutput) and message.session_id == self.session_id
+
+
+@dataclass
+class SessionExited(Message):
+    """A session ended; ``details`` is its state at exit, ``listed`` whether it was a background session."""
+
+    session_id: str
+    details: dict[str, Any]
+    listed: bool
+
+
+@dataclass
+class HostGone(Message):
+    """The host of an attached dashboard went away: the sessions shown are no longer live."""

@@ -1,0 +1,67 @@
+"""The dashboard's life: the demo it starts, quitting, signals, and closing while host messages still
+arrive."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+from textual.message import Message
+
+from openclaw_tui.ui import make_app
+from openclaw_tui.ui.header import SummaryHeader
+from openclaw_tui.ui.messages import SessionExited, SessionOutput, SessionsChanged
+from openclaw_tui.ui.sessions.workspace import Workspace
+
+from .conftest import SIZE, heard, run, start, until
+
+
+async def test_demo_starts_the_example_sessions_and_quitting_ends_them(host):
+    app = make_app(host, demo=True)
+    async with run(app, SIZE) as pilot:
+        await until(pilot, lambda: len(host.sessions()) == 6, "the six demo sessions")
+        sessions = host.sessions()
+        assert {s.agent for s in sessions} == {"demo"}
+        assert sorted(s.pty for s in sessions) == [False, False, True, True, True, True]
+        await until(pilot, lambda: any(s.waiting_reason == "password-prompt" or s.waiting_for_input for s in sessions),
+                    "a demo prompt waiting")
+    assert host.closed and not any(s.running for s in sessions)
+
+
+async def test_sigterm_ends_the_sessions_then_the_app(host):
+    app = make_app(host, handle_signals=True)
+    async with run(app, SIZE):
+        sid = await start(host, "sleep 60")
+        session = host.session(sid)
+        os.kill(os.getpid(), signal.SIGTERM)
+        deadline = time.monotonic() + 20
+        while app.is_running and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert not app.is_running
+    app.disarm_watchdog()
+    assert host.closed and not session.running and session.exit.killed_by == "shutdown"
+
+
+def host_messages(sid: str) -> list[Message]:
+    """What the host's last events become while the app closes: a list change, output, an exit."""
+    return [SessionsChanged(), SessionOutput(sid),
+            SessionExited(sid, {"sessionId": sid, "name": "sleep 60", "status": "failed"}, True)]
+
+
+@pytest.mark.parametrize("gone", [(Workspace, SummaryHeader), (SummaryHeader,), (Workspace,)])
+async def test_host_messages_after_the_widgets_are_gone_do_not_fail_the_exit(app, host, gone):
+    # While the app closes its widgets go first, one by one in no fixed order; the host's last messages
+    # can still be in its queue.
+    async with run(app, SIZE) as pilot:
+        sid = await start(host, "sleep 60")
+        await until(pilot, lambda: app.workspace.select(sid), "the session listed")
+        for widget in gone:
+            await app.query_one(widget).remove()
+        for message in host_messages(sid):
+            app.post_message(message)
+        await until(pilot, lambda: all(m in heard(app, type(m)) for m in host_messages(sid)), "the messages taken")
+        await pilot.pause()  # the hook hears a message just before its handler runs
+        assert app.is_running

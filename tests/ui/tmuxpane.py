@@ -1,0 +1,95 @@
+"""A dashboard in a real terminal: the real console script in a tmux pane of a tmux server of its own.
+
+Tests read only what the pane shows, what tmux holds and what is on disk. :class:`Dashboard` also gives the
+dashboard a private host socket (in a folder of its own: sandboxed runs are refused a workdir beside it), a
+private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder
+(where copies are saved), and reaches its host as an agent would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+
+class Tmux:
+    def __init__(self) -> None:
+        self.socket = f"openclaw-e2e-{uuid.uuid4().hex[:8]}"
+
+    def run(self, *args: str) -> str:
+        return self.proc(*args).stdout
+
+    def proc(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+                              check=False, capture_output=True, text=True, timeout=20)
+
+    def wait_closed(self, timeout: float = 30.0) -> None:
+        """Wait until the pane's program exited (tmux then ends the session and the server)."""
+        deadline = time.monotonic() + timeout
+        while self.proc("has-session", "-t", "dash").returncode == 0:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the dashboard did not exit; the pane shows:\n{self.capture()}")
+            time.sleep(0.1)
+
+    def capture(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "dash")
+
+    def keys(self, *keys: str, literal: bool = False) -> None:
+        self.run("send-keys", "-t", "dash", *(["-l"] if literal else []), *keys)
+
+    def wait(self, predicate: Callable[[str], bool], what: str, timeout: float = 60.0,
+             retry: Callable[[], None] | None = None) -> str:
+        """Poll the pane until ``predicate``; ``retry`` is called every few seconds (a key the app was
+        still too busy starting up to take)."""
+        deadline = time.monotonic() + timeout
+        next_retry = time.monotonic() + 3
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.capture()
+            if predicate(screen):
+                return screen
+            if retry is not None and time.monotonic() > next_retry:
+                retry()
+                next_retry = time.monotonic() + 3
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; the pane shows:\n{screen}")
+
+
+
+def dashboard_command() -> str:
+    script = shutil.which("openclaw-tui")
+    base = script if script else f"{sys.executable} -m openclaw_tui.cli"
+    return f"env OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS=1000 {base} --config /dev/null"
+
+
+
+class Dashboard(Tmux):
+    """A dashboard in its own tmux server; ``call`` reaches its host as an agent would."""
+
+    def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
+        super().__init__()
+        self.sock = tmp_path / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
+        self.tmp = tmp_path / "tmp"
+        self.runtime = tmp_path / "run"
+        for folder in (self.sock.parent, self.tmp, self.runtime):
+            folder.mkdir(mode=0o700)
+        self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
+                    "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
+        self.env.pop("TMUX", None)
+        command = "exec " + dashboard_command() + (" --demo" if demo else "")
+        subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash",
+                        "-x", str(size[0]), "-y", str(size[1]), command], check=True, env=self.env, timeout=20)
+        self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
+
+    def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
+        proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
+                               "--agent", agent], env=self.env, capture_output=True, text=True, timeout=30, check=False)
+        return json.loads(proc.stdout)
+
