@@ -18,6 +18,7 @@ from . import calltext, toolcall
 from . import events as ev
 from .config import Settings, load_settings
 from .events import Event, Listener
+from .handover import Handover, capture, release, restore
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .lifecycle import Table, fresh_table
 from .liverecord import Swept
@@ -55,6 +56,8 @@ class SessionHost:
         self.closed = False
         self.swept: asyncio.Task[list[Swept]] | None = None
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
+        self.generation = 0
+        """How many times this host re-executed itself in place (see :meth:`handover`)."""
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SessionHost:
@@ -82,6 +85,30 @@ class SessionHost:
         if self.swept is not None:
             await asyncio.gather(self.swept, return_exceptions=True)
         await self.supervisor.close()
+
+    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    def handover(self) -> Handover:
+        """Stop watching every child and write the whole host down for its next image, which resumes it with
+        :meth:`resume` (synchronous: nothing happens to a session between the two)."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        found = capture(self.supervisor)
+        found.state["generation"] = self.generation
+        return found
+
+    def release_handover(self, found: Handover) -> None:
+        """The exec did not happen: go on as before :meth:`handover`."""
+        release(self.supervisor, found)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    def resume(self, state: dict[str, Any]) -> None:
+        """Go on as the host whose :meth:`handover` wrote ``state``, instead of :meth:`start`: the same
+        sessions, ids, notices and containment (no sweep: the dead hosts were swept when this host began).
+        Raises :class:`~.handover.CannotResume` (or any error of the restore) when it cannot."""
+        restore(self.supervisor, state)
+        self.generation = int(state.get("generation", 0)) + 1
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""

@@ -105,6 +105,26 @@ class Supervisor:
         await self.containment.close()
         self.registry.close()
 
+    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    def revived(self, record: dict[str, Any]) -> Session:
+        """A session of the previous image of this host, from its record (not registered yet)."""
+        session = Session.from_json(record, self._on_session_change)
+        if session.pty and self.terminal is not None:
+            session.replier = self.terminal.replier(session)
+        return session
+
+    def adopt(self, session: Session, timeout_s: float, grace_left: float | None) -> None:
+        """Supervise a running session whose child was adopted: ``timeout_s`` is what its timeout had left
+        (0: none), and a termination that was under way resumes with the grace it had left."""
+        self.publish(ev.ADDED, session)
+        task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        if grace_left is not None:
+            ending = asyncio.ensure_future(end_session(session, None, grace_left))
+            self._tasks.add(ending)
+            ending.add_done_callback(self._tasks.discard)
+
     def _removed(self, session: Session) -> None:
         self.notices.forget(session.id)
         self.publish(ev.REMOVED, session)

@@ -5,7 +5,8 @@ Requests (client → host), each answered with a result or a JSON-RPC error:
 =================  ==========================================  =========================================
 method             params                                      result
 =================  ==========================================  =========================================
-hello              {client: str}                               {protocol: 1, server, version, pid}
+hello              {client: str}                               {protocol: 1, server, version, pid,
+                                                               hostId, generation}
 call               {call: object, agent: str | null}           the tool result {text, details}
 events.subscribe   {}                                          {} — then ``event`` notifications,
                                                                a ``snapshot`` first
@@ -20,7 +21,19 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
                                                                incremental, the whole retained text
                                                                (``Output.to_json``: head, headMax,
                                                                maxChars, tailDropped ...)
+host.reexec        {}                                          {pid, version, generation, sessions} —
+                                                               then the host re-executes itself (below)
 =================  ==========================================  =========================================
+
+``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
+``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the
+code installed now can resume this host (it runs ``python -m openclaw_tui serve --check-resume``), and
+refuses with error -32000 (``REFUSED``) naming why when it cannot, when a re-exec is already under way,
+when the host is not a ``serve`` (a dashboard's), or when the caller runs inside a session. Otherwise it
+answers, then hands over: the socket stays bound (a client connecting meanwhile waits until the new image
+serves), every connection is closed without answering what it still had in flight (clients reconnect; a
+read can be retried, anything else must be checked with ``list``/``poll``), and the same process, on the
+new code, answers ``hello`` with the same ``pid`` and ``hostId`` and ``generation`` one higher.
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are
 checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
@@ -63,6 +76,7 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+REFUSED = -32000  # the host will not do it (``host.reexec``: the message says why)
 MAX_LINE = 64 << 20
 
 

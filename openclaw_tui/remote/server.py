@@ -7,6 +7,10 @@ from the ring later (the offsets tell it what it missed), so a slow frontend nev
 
 The socket knows who is calling: a connection from a process inside a session acts only as that
 session's agent (see :mod:`.callers`).
+
+A host that re-executes itself in place (:mod:`.reexec`) hands the listening socket and its lock over to
+its next image (:meth:`HostServer.hand_over`, :meth:`HostServer.adopt`): the socket stays bound throughout,
+so a client connecting meanwhile waits in the backlog, while connected clients are dropped and reconnect.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import logging
 import os
 import socket
 import stat
+import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,9 @@ from .callers import Confinement, Refused, confinement
 from .paths import SocketPathError, check_length, ensure_private_dir
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
+DROP_S = 1.0  # at a handover: how long a dropped connection may take to send what it was sent last
+# Python 3.13 would otherwise remove the socket's file when the server closes, even in a handover.
+KEEP_FILE: dict[str, Any] = {"cleanup_socket": False} if sys.version_info >= (3, 13) else {}
 RAW_CHUNK = 256 << 10
 MAX_TERMINAL_SIDE = 1000  # columns or rows a client may resize a session's terminal to
 MAX_OFFSET = (1 << 63) - 1
@@ -56,6 +65,8 @@ class HostServer:
         self._server: asyncio.AbstractServer | None = None
         self._connections: set[_Connection] = set()
         self._lock: int | None = None  # the lock file's descriptor while we own the socket
+        self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
+        """Set by ``serve``: re-executes the host in place (the ``host.reexec`` method); None elsewhere."""
 
     async def start(self) -> None:
         """Bind the socket, refusing when another host owns it.
@@ -71,7 +82,8 @@ class HostServer:
             await self._replace_stale_socket()
             old = os.umask(0o177)
             try:
-                self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
+                self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE,
+                                                               **KEEP_FILE)
             finally:
                 os.umask(old)
             os.chmod(self.path, 0o600)
@@ -110,8 +122,29 @@ class HostServer:
                 self.path.unlink()
             self._release_lock()
 
+    # -- a re-exec in place ----------------------------------------------------------------------
+    async def hand_over(self) -> dict[str, Any]:
+        """Stop serving but keep the socket bound and locked for the next image: a copy of the listening fd
+        outlives the server (clients connecting meanwhile wait in its backlog), and every connection is
+        dropped once what it was last sent is out (its requests are not answered: clients reconnect)."""
+        assert self._server is not None and self._lock is not None
+        listen = os.dup(self._server.sockets[0].fileno())
+        self._server.close()
+        self._server = None
+        await asyncio.gather(*(conn.drop() for conn in list(self._connections)))
+        return {"path": str(self.path), "listen": listen, "lock": self._lock}
+
+    async def adopt(self, handed: dict[str, Any]) -> None:
+        """Serve on the socket :meth:`hand_over` kept (in the next image, or in this one if the exec failed)."""
+        for fd in (handed["listen"], handed["lock"]):
+            os.set_inheritable(fd, False)
+        self._lock = handed["lock"]
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=handed["listen"])
+        self._server = await asyncio.start_unix_server(self._accept, sock=sock, limit=p.MAX_LINE, **KEEP_FILE)
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = _Connection(self.host, reader, writer, confinement(self.host, writer))
+        conn.reexec = self.reexec
         self._connections.add(conn)
         try:
             await conn.serve()
@@ -179,6 +212,7 @@ class _Connection:
         self.pending_output: set[str] = set()
         self.raw: dict[str, _RawSubscription] = {}
         self.closed = False
+        self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -201,6 +235,19 @@ class _Connection:
         for task in self.tasks:
             task.cancel()
         self.writer.close()
+
+    async def drop(self) -> None:
+        """A handover: stop serving this client, leaving its requests unanswered rather than cancelled (a
+        cancelled foreground exec would end its run, which the next image is to keep), once what it was
+        sent last (the answer to ``host.reexec``) is out, or after ``DROP_S``."""
+        self.closed = True
+        if self.unsubscribe_events:
+            self.unsubscribe_events()
+        for sub in self.raw.values():
+            sub.stop()
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), DROP_S)
 
     async def serve(self) -> None:
         while not self.closed:
@@ -298,7 +345,18 @@ class _Connection:
     # -- methods --------------------------------------------------------------------------------
     async def m_hello(self, client: str = "") -> dict[str, Any]:
         _text("client", client)
-        return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid()}
+        return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid(),
+                "hostId": self.host.supervisor.containment.id, "generation": self.host.generation}
+
+    async def m_host_reexec(self) -> dict[str, Any]:
+        """Re-execute the host in place on the code installed now (``serve --reexec``): answered first, then
+        the handover begins and this connection is dropped."""
+        if self.confined is not None:
+            raise p.RemoteError(p.REFUSED, "refused: a process inside a session cannot restart the host")
+        if self.reexec is None:
+            raise p.RemoteError(p.REFUSED, "this host cannot re-execute itself: it runs inside a dashboard or "
+                                           "another program; only `openclaw-tui serve` can")
+        return await self.reexec()
 
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
