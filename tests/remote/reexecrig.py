@@ -31,11 +31,13 @@ class Serve(orphans.Serve):
 
     def __init__(self, tmp_path: Path, containment: str = "subreaper", package: bool = False) -> None:
         super().__init__(tmp_path, containment)
+        self.config = Path(self.env["OPENCLAW_TUI_CONFIG"])
         self.installed: Path | None = None
         if package:
             self.installed = tmp_path / "site" / "openclaw_tui"
             install(self.installed)
             self.env["PYTHONPATH"] = os.pathsep.join([str(self.installed.parent), self.env.get("PYTHONPATH", "")])
+            self.env["PYTHONDONTWRITEBYTECODE"] = "1"  # the host never writes into the copy a test replaces
         self.proc: subprocess.Popen[str] | None = None
         self.workdir = tmp_path / "work"
         self.workdir.mkdir()
@@ -91,15 +93,15 @@ class Serve(orphans.Serve):
         assert r["details"]["status"] == "running", r
         return r["details"]["sessionId"]
 
-    async def poll(self, sid: str, timeout_ms: int = 0) -> dict[str, Any]:
-        return await self.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": timeout_ms})
+    async def poll(self, sid: str, timeout_ms: int = 0, agent: str = "main") -> dict[str, Any]:
+        return await self.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": timeout_ms}, agent)
 
-    async def ended(self, sid: str, within: float = 60.0) -> dict[str, Any]:
+    async def ended(self, sid: str, within: float = 60.0, agent: str = "main") -> dict[str, Any]:
         """The session's details once it ended (timed polls do the waiting)."""
         found: dict[str, Any] = {}
 
         async def done() -> bool:
-            found.update((await self.poll(sid, 2000))["details"])
+            found.update((await self.poll(sid, 2000, agent))["details"])
             return found["status"] != "running"
 
         deadline = asyncio.get_running_loop().time() + within
@@ -114,10 +116,12 @@ class Serve(orphans.Serve):
 
 def install(where: Path, version: str | None = None) -> None:
     """Put this package at ``where`` (replacing what is there), with ``version`` as its version if given."""
-    if where.exists():
-        shutil.rmtree(where)
-    shutil.copytree(PACKAGE, where, ignore=shutil.ignore_patterns("__pycache__"))
+    new = where.with_name(where.name + ".new")
+    shutil.copytree(PACKAGE, new, ignore=shutil.ignore_patterns("__pycache__"))
     if version is not None:
-        init = where / "__init__.py"
+        init = new / "__init__.py"
         init.write_text(init.read_text().replace(f'__version__ = "{openclaw_tui.__version__}"',
                                                  f'__version__ = "{version}"'))
+    if where.exists():
+        shutil.rmtree(where)
+    new.rename(where)

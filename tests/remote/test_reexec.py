@@ -13,13 +13,17 @@ import asyncio
 import base64
 import os
 import signal
+import sys
 
 import pytest
 
 from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.protocol import REFUSED, RemoteError
 
 from ..escapes import containments, escape_command, new_mark, survivors
+from ..waiting import wait_for
 from .reexecrig import Serve
+from .test_reexec_clients import cli_call, waiting_for_the_host
 
 LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
 FLOOD = ("python3 -u -c 'import time\n"
@@ -103,10 +107,13 @@ async def _until(check, what: str, within: float = 30.0) -> None:
 
 async def test_two_reexecs_in_a_row_keep_every_session_and_collect_their_exits(serve) -> None:
     quick = await serve.bg("sleep 2; echo done; exit 3")
-    slow = await serve.bg("read x; echo got $x; exit 4", pty=True)
+    slow = await serve.bg("read x; echo got $x; exit 4", pty=True)  # silent: each poll finds nothing
+    hints = [(await serve.poll(slow))["details"]["retryInMs"] for _ in range(2)]
     first = await serve.reexeced()
     second = await serve.reexeced()
     assert "after re-exec 1" in first and "after re-exec 2" in second, (first, second)
+    hints.append((await serve.poll(slow))["details"]["retryInMs"])
+    assert hints == [5000, 10000, 30000], "the poll back-off goes on where it was"
     end = await serve.ended(quick)
     assert (end["exitCode"], end["cleanup"]) == (3, "confirmed"), end
     await serve.call({"tool": "process", "action": "write", "sessionId": slow, "data": "yes\n"})
@@ -187,3 +194,64 @@ async def test_a_host_that_exits_normally_after_a_reexec_leaves_nothing(serve) -
     assert survivors(mark) == []
     assert not list((serve.state / "openclaw-tui" / "live").glob("*.json")), "the live record outlived the host"
     assert os.path.exists(serve.sock) is False
+
+
+async def test_a_process_inside_a_session_cannot_re_execute_the_host(serve) -> None:
+    sid = await serve.bg(f"{sys.executable} -m openclaw_tui serve --reexec; echo status=$?")
+    await serve.ended(sid)
+    said = await serve.log(sid)
+    assert "a process inside a session cannot restart the host" in said and "status=1" in said, said
+    async with await serve.client() as client:
+        assert client.hello["generation"] == 0
+
+
+async def test_a_host_that_is_not_serve_refuses_to_re_execute(served) -> None:
+    _, sock = served  # a host served in-process, as a dashboard's is
+    async with await HostClient.connect(sock) as client:
+        with pytest.raises(RemoteError, match="cannot re-execute itself: it runs inside a dashboard") as refused:
+            await client.request("host.reexec")
+    assert refused.value.code == REFUSED
+
+
+QUERY = ("python3 -c 'import os, sys, termios, tty\n"
+         "sys.stdin.readline()\n"
+         "tty.setraw(0)\n"
+         "os.write(1, b\"\\033[6n\")\n"
+         "reply = b\"\"\n"
+         "while not reply.endswith(b\"R\"): reply += os.read(0, 1)\n"
+         "termios.tcsetattr(0, termios.TCSANOW, termios.tcgetattr(0))\n"
+         "print(\"\\r\\nreply\", reply[1:].decode(), end=\"\\r\\n\")'")
+
+
+async def test_terminal_queries_are_still_answered_after_a_reexec(serve) -> None:
+    sid = await serve.bg(f"printf 'abc'; {QUERY}", pty=True)
+    await serve.reexeced()
+    await serve.call({"tool": "process", "action": "write", "sessionId": sid, "data": "go\n"})
+    end = await serve.ended(sid)
+    assert end["exitCode"] == 0 and "reply [2;1R" in await serve.log(sid), await serve.log(sid)
+
+
+async def test_a_kill_under_way_during_the_handover_is_finished_by_the_new_image(tmp_path) -> None:
+    serve = Serve(tmp_path)
+    with serve.config.open("a") as fh:  # this agent's kills take long enough to span a re-exec
+        fh.write("\n[agents.patient.tools.exec]\nkillGraceMs = 4000\n")
+    try:
+        await serve.start()
+        r = await serve.call({"tool": "exec", "background": True, "workdir": str(serve.workdir), "command": (
+            "python3 -c 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(\"ready\", "
+            "flush=True); time.sleep(300)'")}, agent="patient")
+        sid = r["details"]["sessionId"]
+        async def ready() -> bool:
+            r = await serve.call({"tool": "process", "action": "log", "sessionId": sid}, agent="patient")
+            return "ready" in r["text"]
+
+        await _until(ready, "the SIGTERM-proof program running")
+        killing = cli_call(serve, {"tool": "process", "action": "kill", "sessionId": sid}, "patient")
+        await wait_for(lambda: waiting_for_the_host(killing.pid), 30, "the kill in flight")
+        await serve.reexeced()
+        _, err = await asyncio.to_thread(killing.communicate, timeout=60)
+        assert killing.returncode == 2 and "restarted" in err, err
+        end = await serve.ended(sid, agent="patient")
+        assert (end["status"], end["killedBy"], end["cleanup"]) == ("failed", "patient", "confirmed"), end
+    finally:
+        await serve.close()

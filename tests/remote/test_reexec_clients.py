@@ -41,8 +41,9 @@ def waiting_for_the_host(pid: int) -> bool:
         return False
 
 
-def cli_call(serve: Serve, request: dict) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", "main"],
+def cli_call(serve: Serve, request: dict, agent: str = "main") -> subprocess.Popen[str]:
+    """``openclaw-tui call`` under way (started, not awaited)."""
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
                             env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
 
