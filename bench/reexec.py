@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import os
 import shutil
 import socket
@@ -66,7 +67,7 @@ class HelloLoop(threading.Thread):
 
     def longest_gap(self, start: float, end: float) -> float:
         times = [t for t in self.answered if start <= t <= end]
-        return max((b - a for a, b in zip(times, times[1:], strict=False)), default=end - start)
+        return max((b - a for a, b in itertools.pairwise(times)), default=end - start)
 
 
 def numbered(text: str) -> list[int]:

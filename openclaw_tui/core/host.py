@@ -68,12 +68,15 @@ class SessionHost:
         await self.close()
 
     def start(self) -> None:
+        """Begin: the waiting-for-input ticker, the login shell's PATH probe and (unless this host resumed
+        after a re-exec: it swept when it first began) the sweep of what dead hosts left."""
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
             settings = self.supervisor.settings
             if settings.exec.login_path or any(a.login_path for a in settings.agents.values()):
                 start_probe()  # the login shell's PATH, ready before the first run needs it
-            self.swept = asyncio.get_running_loop().create_task(self.supervisor.containment.sweep())
+            if not self.generation:
+                self.swept = asyncio.get_running_loop().create_task(self.supervisor.containment.sweep())
 
     async def close(self) -> None:
         """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
@@ -103,12 +106,11 @@ class SessionHost:
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     def resume(self, state: dict[str, Any]) -> None:
-        """Go on as the host whose :meth:`handover` wrote ``state``, instead of :meth:`start`: the same
-        sessions, ids, notices and containment (no sweep: the dead hosts were swept when this host began).
+        """Go on as the host whose :meth:`handover` wrote ``state``: the same sessions (running ones
+        supervised again at once), ids, notices and containment; :meth:`start` then begins the rest.
         Raises :class:`~.handover.CannotResume` (or any error of the restore) when it cannot."""
         restore(self.supervisor, state)
         self.generation = int(state.get("generation", 0)) + 1
-        self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""

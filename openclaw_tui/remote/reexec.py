@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .. import ToolHost, __version__
 from ..core import proctable
@@ -57,9 +57,14 @@ class Reexec:
         self.server = server
         self.config_path = config_path
         self.busy = False
+        self.handing_over = False
+        self.deferred: list[int] = []
+        """Signals that came during the handover: the next image (or this one, if the exec fails) gets them."""
 
     async def request(self) -> dict[str, Any]:
         """Check the installed code, then start the handover; returns what ``host.reexec`` answers."""
+        if self.host.closed:
+            raise Refused("the host is shutting down")
         if self.busy:
             raise Refused("a re-exec of this host is already under way")
         self.busy = True
@@ -87,29 +92,35 @@ class Reexec:
         asyncio.get_running_loop().create_task(run())
 
     async def _hand_over(self) -> None:
+        if self.host.closed:  # a signal ended the host while its code was being checked
+            self.busy = False
+            return
+        self.handing_over = True
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)  # kept pending across the exec, for the next image
         handed = await self.server.hand_over()
         found, memfd = None, -1
         try:
             found = self.host.handover()
-            memfd = _write_state({**found.state, "version": __version__, "server": handed})
+            memfd = _write_state({**found.state, "version": __version__, "server": handed,
+                                  "signals": self.deferred})
             keep = found.fds | {handed["listen"], handed["lock"], memfd}
             for fd in keep:
                 os.set_inheritable(fd, True)
             assert threading.current_thread() is threading.main_thread(), "children die with the thread that forked them"
-            signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
             sys.stdout.flush()
             sys.stderr.flush()
             os.execv(sys.executable, resume_argv(self.config_path, memfd))
         except Exception as exc:  # the exec did not happen: this image goes on as it was
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
             if memfd >= 0:
                 os.close(memfd)
             if found is not None:
                 self.host.release_handover(found)
             await self.server.adopt(handed)
-            self.busy = False
+            self.busy = self.handing_over = False
             print(f"openclaw-tui: the re-exec failed ({type(exc).__name__}: {exc}); this host goes on as it was",
                   flush=True)
+            replay(self.deferred)
+            self.deferred = []
 
 
 def resume_argv(config_path: str | None, fd: int) -> list[str]:
@@ -193,12 +204,15 @@ def reap_strays(host: ToolHost) -> None:
         loop.add_reader(fd, reap)
 
 
-def unblock_signals() -> None:
-    """Deliver what arrived during the handover, now that the new image handles it."""
+def replay(signals: list[int]) -> None:
+    """Deliver what arrived during a handover, now that this image handles it: the signals the kernel kept
+    pending (unblocked here), and those an asyncio handler had already taken (raised again)."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
+    for sig in signals:
+        signal.raise_signal(sig)
 
 
-def cannot_resume(exc: BaseException) -> None:
+def cannot_resume(exc: BaseException) -> NoReturn:
     """The new image cannot take over: say why and end now, as a host dying (see the module's docstring)."""
     print(f"openclaw-tui: this host re-executed itself but cannot resume ({type(exc).__name__}: {exc}); it ends "
           "now, and its sessions end with it (the watchdog ends what is left; the next host reports them)",

@@ -34,6 +34,8 @@ SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 async def serve(config_path: str | None = None, path: Path | None = None, ready: asyncio.Event | None = None,
                 resume_fd: int | None = None) -> int:
+    pending: list[int] = []  # signals a handover kept for this image
+    was = __version__  # the version the host ran before this image
     if resume_fd is None:
         path = path or socket_path()
         host = ToolHost(config_path=config_path)
@@ -51,28 +53,32 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
             host, server = await reexec.resume(state)
         except Exception as exc:  # noqa: BLE001 - whatever stops the new image, it must not run on half-resumed
             reexec.cannot_resume(exc)
-        path = server.path
+        path, pending, was = server.path, state.get("signals", []), state.get("version", "?")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     again = reexec.Reexec(host, server, config_path)
     server.reexec = again.request
 
-    def on_signal() -> None:
+    def on_signal(sig: int) -> None:
+        if again.handing_over:  # the host is re-executing itself: its next image acts on it
+            again.deferred.append(sig)
+            return
         if stop.is_set():
             host.force_kill()
         stop.set()
 
     for sig in SIGNALS:
-        loop.add_signal_handler(sig, on_signal)
+        loop.add_signal_handler(sig, on_signal, sig)
     loop.add_signal_handler(signal.SIGUSR2, again.on_signal)
-    reexec.unblock_signals()  # what arrived during a handover is handled now
+    reexec.replay(pending)
+    host.start()
     containment = host.supervisor.containment
     if resume_fd is None:
         print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
               flush=True)
     else:
         running = sum(s.running for s in host.sessions())
-        print(f"openclaw-tui host resumed on {path} after re-exec {host.generation} (version {state['version']} "
+        print(f"openclaw-tui host resumed on {path} after re-exec {host.generation} (version {was} "
               f"before, {__version__} now; {len(host.sessions())} sessions kept, {running} running; "
               f"gateway sessions: {containment.kind})", flush=True)
     report = loop.create_task(_report_sweep(host))

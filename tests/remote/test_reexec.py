@@ -14,6 +14,7 @@ import base64
 import os
 import signal
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -255,3 +256,16 @@ async def test_a_kill_under_way_during_the_handover_is_finished_by_the_new_image
         assert (end["status"], end["killedBy"], end["cleanup"]) == ("failed", "patient", "confirmed"), end
     finally:
         await serve.close()
+
+
+async def test_a_sigterm_during_the_handover_ends_the_host_gracefully_once_it_resumed(serve) -> None:
+    mark = new_mark()
+    sid = await serve.bg(escape_command(mark))
+    await _until(lambda: _said(serve, sid, "ready"), "the escapees in place")
+    reexecing = asyncio.ensure_future(serve.reexec())
+    cmdline = Path(f"/proc/{serve.proc.pid}/cmdline")
+    await wait_for(lambda: b"--resume" in cmdline.read_bytes(), 60, "the new image starting")
+    serve.proc.send_signal(signal.SIGTERM)  # the new image cannot handle it yet: it waits for it
+    assert await asyncio.to_thread(serve.proc.wait, 60) == 0, "the host must end as SIGTERM ends it, gracefully"
+    await reexecing
+    assert survivors(mark) == []
