@@ -19,13 +19,11 @@ import asyncio
 import base64
 import binascii
 import contextlib
-import fcntl
 import inspect
 import logging
 import os
 import socket
 import stat
-import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -39,21 +37,18 @@ from ..core.results import failure
 from ..core.session import Session
 from . import protocol as p
 from .callers import Confinement, Refused, confinement
+from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, is_serving, take_lock
 from .paths import SocketPathError, check_length, ensure_private_dir
+
+__all__ = ["AlreadyServing", "HostServer", "is_serving"]
 
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 DROP_S = 1.0  # at a handover: how long a dropped connection may take to send what it was sent last
-# Python 3.13 would otherwise remove the socket's file when the server closes, even in a handover.
-KEEP_FILE: dict[str, Any] = {"cleanup_socket": False} if sys.version_info >= (3, 13) else {}
 RAW_CHUNK = 256 << 10
 MAX_TERMINAL_SIDE = 1000  # columns or rows a client may resize a session's terminal to
 MAX_OFFSET = (1 << 63) - 1
 
 log = logging.getLogger(__name__)
-
-
-class AlreadyServing(RuntimeError):
-    """Another live host owns the socket."""
 
 
 class HostServer:
@@ -62,7 +57,7 @@ class HostServer:
     def __init__(self, host: SessionHost, path: Path) -> None:
         self.host = host
         self.path = Path(path)
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
         self._lock: int | None = None  # the lock file's descriptor while we own the socket
         self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
@@ -77,7 +72,7 @@ class HostServer:
         """
         check_length(self.path)
         ensure_private_dir(self.path)
-        self._lock = _take_lock(self.path)
+        self._lock = take_lock(self.path)
         try:
             await self._replace_stale_socket()
             old = os.umask(0o177)
@@ -100,8 +95,8 @@ class HostServer:
         if not stat.S_ISSOCK(info.st_mode):
             raise SocketPathError(f"{self.path} exists and is not a socket; refusing to replace it "
                                   "(remove it, or set $OPENCLAW_TUI_SOCKET to another path)")
-        if await _is_live(self.path):  # a host that takes no lock (an older version) still owns it
-            raise AlreadyServing(_already_serving(self.path))
+        if await is_live(self.path):  # a host that takes no lock (an older version) still owns it
+            raise AlreadyServing(already_serving(self.path))
         self.path.unlink()
 
     def _release_lock(self) -> None:
@@ -151,52 +146,6 @@ class HostServer:
         finally:
             self._connections.discard(conn)
             conn.close()
-
-
-def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
-
-
-def _take_lock(path: Path) -> int:
-    """Lock the socket's lock file for this host, or refuse: another host holds it (serving or starting).
-
-    The lock file stays when the host ends: removing it would let two later hosts lock two different files.
-    """
-    fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise AlreadyServing(_already_serving(path)) from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _already_serving(path: Path) -> str:
-    return (f"another openclaw-tui host is already serving on {path}; "
-            "use `openclaw-tui attach` to open a dashboard on it")
-
-
-async def _is_live(path: Path) -> bool:
-    try:
-        _, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
-    except (TimeoutError, OSError):
-        return False
-    writer.close()
-    return True
-
-
-def is_serving(path: Path) -> bool:
-    """Blocking check, for command-line entry points before any loop runs."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(2)
-        try:
-            sock.connect(str(path))
-        except OSError:
-            return False
-    return True
 
 
 class _Connection:
