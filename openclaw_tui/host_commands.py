@@ -45,6 +45,9 @@ def run_reexec() -> int:
     except oneshot.Unreachable as exc:
         return _fail(f"{exc}; nothing to re-execute")
     except p.RemoteError as exc:
+        if exc.code == p.METHOD_NOT_FOUND:
+            return _fail("the running host is older than this command and cannot re-execute itself; restart it "
+                         "(its sessions end) to move it onto this version")
         return _fail(str(exc))
     asked = time.monotonic()
     back = oneshot.back_after_reexec(path, before, f"{CLIENT} serve --reexec")

@@ -124,8 +124,21 @@ class Reexec:
 
 
 def resume_argv(config_path: str | None, fd: int) -> list[str]:
+    """The next image's command line: this interpreter with the options it was started with (``-X``, ``-W``,
+    ``-I``...), then ``-m openclaw_tui [--config FILE] serve --resume FD``."""
     config = ["--config", config_path] if config_path else []
-    return [sys.executable, "-m", "openclaw_tui", *config, "serve", RESUME_FLAG, str(fd)]
+    return [sys.executable, *interpreter_options(sys.orig_argv), "-m", "openclaw_tui", *config, "serve", RESUME_FLAG,
+            str(fd)]
+
+
+def interpreter_options(argv: list[str]) -> list[str]:
+    """The interpreter's own options at the start of ``argv`` (up to ``-m``, ``-c`` or the script)."""
+    options, rest = [], argv[1:]
+    while rest and rest[0].startswith("-") and rest[0] not in ("-", "-m", "-c"):
+        takes_value = rest[0] in ("-X", "-W", "--check-hash-based-pycs")
+        options += rest[: 2 if takes_value else 1]
+        rest = rest[2 if takes_value else 1:]
+    return options
 
 
 def _write_state(state: dict[str, Any]) -> int:

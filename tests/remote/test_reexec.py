@@ -269,3 +269,14 @@ async def test_a_sigterm_during_the_handover_ends_the_host_gracefully_once_it_re
     assert await asyncio.to_thread(serve.proc.wait, 60) == 0, "the host must end as SIGTERM ends it, gracefully"
     await reexecing
     assert survivors(mark) == []
+
+
+async def test_the_new_image_runs_with_the_interpreter_options_the_host_was_started_with(tmp_path) -> None:
+    serve = Serve(tmp_path)
+    try:
+        await serve.start("-B", "-X", "utf8")
+        await serve.reexeced()
+        argv = Path(f"/proc/{serve.proc.pid}/cmdline").read_bytes().split(b"\0")
+        assert argv[1:5] == [b"-B", b"-X", b"utf8", b"-m"] and b"--resume" in argv, argv
+    finally:
+        await serve.close()
