@@ -124,6 +124,7 @@ async def test_two_reexecs_in_a_row_keep_every_session_and_collect_their_exits(s
         assert (client.hello["generation"], client.hello["pid"]) == (2, serve.proc.pid)
 
 
+@pytest.mark.parametrize("serve", containments(), indirect=True)
 async def test_a_timeout_runs_on_from_where_it_was_and_a_kill_still_ends_everything(serve) -> None:
     timed = await serve.bg("sleep 60", timeout=4)
     mark = new_mark()
