@@ -114,10 +114,10 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
             return _once(path, line)
         except Dropped as lost:
             before = before or lost.hello
-        back = oneshot.back_after_reexec(path, before, CLIENT) if before else _answering(path)
+        back = oneshot.same_host(path, before, CLIENT) if before else _answering(path)
         if back is None:
             raise Unreachable(_closed(path))
-        if not p.retry_safe(call):
+        if not p.retry_safe(call):  # the same host answers again: it re-executed itself (or tried to)
             raise Unreachable(f"{p.RESTARTED} (host on {path})")
     raise Unreachable(f"the host on {path} restarted {RETRIES + 1} times while this call ran; it was not answered")
 

@@ -39,9 +39,9 @@ def run_version() -> int:
 
 def run_reexec() -> int:
     path = find_host() or socket_path()
-    try:
+    try:  # the answer comes first, then the host drops the connection as its handover begins
         before, answer = oneshot.exchange(path, [("hello", {"client": f"{CLIENT} serve --reexec"}),
-                                                 ("host.reexec", {})], timeout=None)
+                                                 ("host.reexec", {})], timeout=None, until_closed=True)
     except oneshot.Unreachable as exc:
         return _fail(f"{exc}; nothing to re-execute")
     except p.RemoteError as exc:
@@ -50,11 +50,14 @@ def run_reexec() -> int:
                          "(its sessions end) to move it onto this version")
         return _fail(str(exc))
     asked = time.monotonic()
-    back = oneshot.back_after_reexec(path, before, f"{CLIENT} serve --reexec")
+    back = oneshot.same_host(path, before, f"{CLIENT} serve --reexec")
     if back is None:
         return _fail(f"the host (pid {answer['pid']}) did not come back after re-executing itself: it could not "
                      "resume and ended, and its sessions with it (its output says why; the next host reports "
                      "what was left)")
+    if back.get("generation", 0) <= before.get("generation", 0):
+        return _fail(f"the host (pid {answer['pid']}) could not re-execute itself and goes on as it was, with its "
+                     "sessions, on the code it ran (its output says why)")
     took = (time.monotonic() - asked) * 1000
     try:
         (listed,) = oneshot.exchange(path, [("call", {"call": {"tool": "process", "action": "list"}, "agent": None})],

@@ -89,9 +89,10 @@ def capture(core: Supervisor) -> Handover:
     return Handover(state, fds)
 
 
-def release(core: Supervisor, handover: Handover) -> None:
-    """The exec did not happen: watch every child again, as if nothing had been handed over."""
-    for fd in handover.fds:
+def release(core: Supervisor, handover: Handover | None) -> None:
+    """The exec did not happen (or :func:`capture` itself failed: ``handover`` is None): watch every child
+    again, as if nothing had been handed over."""
+    for fd in handover.fds if handover is not None else ():
         os.set_inheritable(fd, False)
     for session in core.registry:
         if session.running and session.child is not None:

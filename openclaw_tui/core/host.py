@@ -100,8 +100,8 @@ class SessionHost:
         found.state["generation"] = self.generation
         return found
 
-    def release_handover(self, found: Handover) -> None:
-        """The exec did not happen: go on as before :meth:`handover`."""
+    def release_handover(self, found: Handover | None) -> None:
+        """The exec did not happen: go on as before :meth:`handover` (``found`` is None if it failed)."""
         release(self.supervisor, found)
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 

@@ -258,29 +258,22 @@ class McpBridge:
         return client
 
     async def _recover(self, lost: HostClient) -> bool:
-        """After ``lost`` closed: reconnect if the same host serves again, re-executed in place (same
-        ``hostId``, higher ``generation``: its sessions are kept); False when none or another one answers.
-        A connection made during the handover waits in the socket's backlog, so this is quick."""
+        """After ``lost`` closed: reconnect if the same host (same ``hostId``) serves again, as after it
+        re-executed itself in place, its sessions kept; False when none answers or another one does. Its
+        socket stays bound meanwhile, so a connection made now waits in the backlog: this is quick."""
         async with self._lock:
             now = self.client
             if now is not lost and now is not None and not now.closed.is_set():
                 return now.hello.get("hostId") == lost.hello.get("hostId")  # recovered already
-            deadline = asyncio.get_running_loop().time() + BACK_S
-            while not self._closing:
-                left = deadline - asyncio.get_running_loop().time()
-                try:
-                    client = await asyncio.wait_for(self._try_connect(), max(left, 0.1))
-                except (NoHost, HostUnavailable, TimeoutError):
-                    return False
-                same = client.hello.get("hostId") == lost.hello.get("hostId")
-                if same and client.hello.get("generation", 0) > lost.hello.get("generation", 0):
-                    self._use(client)
-                    return True
+            try:
+                client = await asyncio.wait_for(self._try_connect(), BACK_S)
+            except (NoHost, HostUnavailable, TimeoutError):
+                return False
+            if client.hello.get("hostId") != lost.hello.get("hostId"):
                 await client.close()
-                if not same or left <= 0:
-                    return False
-                await asyncio.sleep(0.02)  # the old image answered: the handover has not begun yet
-            return False
+                return False
+            self._use(client)
+            return True
 
     async def _try_connect(self) -> HostClient:
         try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 
 from . import protocol as p
 from .paths import SocketPathError, check_length
@@ -20,16 +19,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 BACK_S = 30.0  # how long a host that re-executes itself may take to serve again
-STEP_S = 0.02
 
 
 class Unreachable(Exception):
     """No host answered; the message says why in one line."""
 
 
-def exchange(path: Path, requests: list[tuple[str, dict[str, Any]]], timeout: float | None = None) -> list[Any]:
+def exchange(path: Path, requests: list[tuple[str, dict[str, Any]]], timeout: float | None = None,
+             until_closed: bool = False) -> list[Any]:
     """Send ``requests`` (method, params) on one connection and return their results in order; raises
-    Unreachable (no host, or it closed the connection first) or ``protocol.RemoteError``."""
+    Unreachable (no host, or it closed the connection first) or ``protocol.RemoteError``. With
+    ``until_closed``, return only once the host closed the connection (``host.reexec``: the handover began)."""
     try:
         check_length(path)
     except SocketPathError as exc:
@@ -39,7 +39,11 @@ def exchange(path: Path, requests: list[tuple[str, dict[str, Any]]], timeout: fl
         try:
             sock.connect(str(path))
             sock.sendall(b"".join(p.request(i, method, params) for i, (method, params) in enumerate(requests, 1)))
-            return _answers(sock.makefile("rb"), len(requests))
+            lines = sock.makefile("rb")
+            answers = _answers(lines, len(requests))
+            while until_closed and lines.readline(p.MAX_LINE):
+                continue
+            return answers
         except (FileNotFoundError, ConnectionRefusedError):
             raise Unreachable(f"no openclaw-tui host is running on {path}") from None
         except OSError as exc:
@@ -71,21 +75,14 @@ def hello(path: Path, client: str, timeout: float | None = 10.0) -> dict[str, An
     return answer if isinstance(answer, dict) else {}
 
 
-def back_after_reexec(path: Path, before: dict[str, Any], client: str, within: float = BACK_S) -> dict[str, Any] | None:
-    """The ``hello`` of the host ``before`` describes, serving again after a re-exec (same ``hostId``, higher
-    ``generation``); None when no host answers on ``path``, or another one does. During the handover the
-    socket stays bound, so a connection waits in its backlog for the new image; a refused one means the host
-    is gone. Until the handover begins the old image still answers, with the old generation: asked again."""
-    deadline = time.monotonic() + within
-    while True:
-        try:
-            now = hello(path, client, max(0.1, deadline - time.monotonic()))
-        except (Unreachable, p.RemoteError):
-            return None
-        if now.get("hostId") != before.get("hostId"):
-            return None
-        if now.get("generation", 0) > before.get("generation", 0):
-            return now
-        if time.monotonic() >= deadline:
-            return None
-        time.sleep(STEP_S)
+def same_host(path: Path, before: dict[str, Any], client: str, within: float = BACK_S) -> dict[str, Any] | None:
+    """The ``hello`` of the host ``before`` describes (same ``hostId``), once it answers again after dropping
+    a connection; None when no host answers on ``path``, or another one does. A host re-executing itself
+    stops accepting before it drops its connections and its socket stays bound, so a connection made now
+    waits in the backlog for the next image (``generation`` one higher), or for the same one if the exec
+    failed; a refused connection means the host is gone."""
+    try:
+        now = hello(path, client, within)
+    except (Unreachable, p.RemoteError):
+        return None
+    return now if now.get("hostId") == before.get("hostId") else None

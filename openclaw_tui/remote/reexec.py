@@ -113,8 +113,7 @@ class Reexec:
         except Exception as exc:  # the exec did not happen: this image goes on as it was
             if memfd >= 0:
                 os.close(memfd)
-            if found is not None:
-                self.host.release_handover(found)
+            self.host.release_handover(found)
             await self.server.adopt(handed)
             self.busy = self.handing_over = False
             print(f"openclaw-tui: the re-exec failed ({type(exc).__name__}: {exc}); this host goes on as it was",

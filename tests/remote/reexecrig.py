@@ -42,10 +42,10 @@ class Serve(orphans.Serve):
         self.workdir = tmp_path / "work"
         self.workdir.mkdir()
 
-    async def start(self, *python_options: str) -> subprocess.Popen[str]:
+    async def start(self, *python_options: str, python: str = sys.executable) -> subprocess.Popen[str]:
         """The host, its errors in its output too (a host that cannot resume says why there)."""
         self.proc = await asyncio.to_thread(
-            subprocess.Popen, [sys.executable, *python_options, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
+            subprocess.Popen, [python, *python_options, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
             cwd=self.workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.procs.append(self.proc)
         assert "serving" in await self.line()

@@ -8,14 +8,21 @@ install -U`` replaces an installed package, then re-executes the host with the r
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
 
 import openclaw_tui
 
 from ..escapes import escape_command, new_mark, survivors
 from ..waiting import wait_for
 from .reexecrig import Serve, install
+from .test_reexec import EXPECTED, FLOOD, numbered
 
 OLD = "0.0.9"
 
@@ -94,5 +101,47 @@ async def test_a_new_image_that_cannot_resume_ends_as_a_dead_host_does_and_leave
         await serve.start()  # the next host reports what the dead one left, as after a crash
         report = await serve.said("previous host")
         assert f"a previous host (pid {serve.procs[0].pid}) died" in report and "its watchdog ended" in report, report
+    finally:
+        await serve.close()
+
+
+def own_interpreter(where: Path) -> Path:
+    """This virtualenv again at ``where``, its python a link a test may remove: a host started with it
+    execs that path when it re-executes itself."""
+    if not (Path(sys.prefix) / "pyvenv.cfg").exists():
+        pytest.skip("the suite does not run in a virtualenv, whose layout this test copies")
+    shutil.copy(Path(sys.prefix) / "pyvenv.cfg", where / "pyvenv.cfg")
+    (where / "bin").mkdir()
+    (where / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    site = where / Path(sysconfig.get_paths()["purelib"]).relative_to(sys.prefix)
+    site.parent.mkdir(parents=True)
+    site.symlink_to(sysconfig.get_paths()["purelib"])
+    return where / "bin" / "python"
+
+
+async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_output(tmp_path) -> None:
+    serve = Serve(tmp_path, package=True)
+    (tmp_path / "venv").mkdir()
+    python = own_interpreter(tmp_path / "venv")
+    # The installed code passes its check, then the interpreter is gone by the time the host execs it.
+    check = serve.installed / "remote" / "serve.py"
+    check.write_text(check.read_text().replace(
+        '    print(json.dumps({"version": __version__, "formats": [MIN_FORMAT, FORMAT]}))\n',
+        '    print(json.dumps({"version": __version__, "formats": [MIN_FORMAT, FORMAT]}))\n'
+        '    __import__("os").unlink(sys.executable)\n'))
+    try:
+        await serve.start(python=str(python))
+        flood = await serve.bg(FLOOD)
+        prompt = await serve.bg("read x; echo got $x", pty=True)
+        done = await serve.reexec()
+        assert done.returncode == 1 and "could not re-execute itself and goes on as it was" in done.stderr, done
+        said = await serve.said("re-exec failed")
+        assert "FileNotFoundError" in said and "goes on as it was" in said, said
+        async with await serve.client() as client:
+            assert (client.hello["generation"], client.hello["pid"]) == (0, serve.proc.pid)
+        end = await serve.ended(flood)
+        assert end["exitCode"] == 0 and numbered(await serve.log(flood)) == EXPECTED
+        await serve.call({"tool": "process", "action": "write", "sessionId": prompt, "data": "on\n"})
+        assert (await serve.ended(prompt))["exitCode"] == 0 and "got on" in await serve.log(prompt)
     finally:
         await serve.close()
