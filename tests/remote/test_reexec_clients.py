@@ -18,6 +18,9 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
+from openclaw_tui.core import events as ev
+from openclaw_tui.remote.mirror import RemoteHost
+
 from ..waiting import wait_for
 from .reexecrig import Serve
 from .test_mcp import call, mcp_session, started, text
@@ -97,3 +100,20 @@ async def test_an_mcp_server_reconnects_by_itself_retries_a_read_and_fails_a_run
         await wait_for(lambda: any(later in str(m.data) for m in logs), 30, "the exit notice as an MCP log message")
         listed = await call(session, "process", action="list")
         assert "gone" not in text(listed) and {quiet, later} <= {s["sessionId"] for s in listed.structured_content["sessions"]}
+
+
+async def test_an_attached_dashboards_view_says_the_host_went_away_and_fails_calls_cleanly(serve) -> None:
+    # Reconnecting a dashboard is the dashboard's own work; through a re-exec it must at least not break.
+    sid = await serve.bg("read x", pty=True)
+    remote = await RemoteHost.connect(serve.sock)
+    heard: list[str] = []
+    remote.subscribe(lambda event: heard.append(event.kind))
+    try:
+        assert remote.session(sid) is not None
+        await serve.reexeced()
+        await wait_for(lambda: remote.lost and ev.HOST_GONE in heard, 30, "the view to hear its host went away")
+        r = await remote.call({"tool": "process", "action": "list"})
+        assert r["details"]["failureKind"] == "host-gone", r
+    finally:
+        await remote.close()
+    assert (await serve.call({"tool": "process", "action": "list"}))["details"]["sessions"][0]["sessionId"] == sid
