@@ -6,7 +6,9 @@ script can send a 2 MB paste that no argument list would carry. Exit status is 0
 unreadable file), when no host is running (start one with ``openclaw-tui serve``, or open the dashboard,
 which serves the same socket), when the host cannot be reached, or when it went away during the call (its
 outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the host, as it would
-in-process).
+in-process). When the host re-executes itself in place during the call (``serve --reexec``), the call
+reconnects: a read (``process`` list, poll, log, screen) is sent again, anything else fails with status 2
+saying the host restarted and to check with list/poll, since it may or may not have run.
 
 Scripts call this in loops, so it starts in a few tens of milliseconds: a blocking socket and the
 standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP);
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from .core import calltext, toolcall
 from .core.results import failure
+from .remote import oneshot
 from .remote import protocol as p
 from .remote.paths import SocketPathError, check_length, find_host, socket_path
 
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 HELLO_ID, CALL_ID = 1, 2
+CLIENT = "openclaw-tui call"
+RETRIES = 3  # re-execs in a row a read rides through
 
 
 class BadInput(Exception):
@@ -39,6 +44,14 @@ class BadInput(Exception):
 
 class Unreachable(Exception):
     """No result came back; the message says why in one line."""
+
+
+class Dropped(Exception):
+    """The host closed the connection before answering; ``hello`` is what it said first, if it did."""
+
+    def __init__(self, hello: dict[str, Any] | None) -> None:
+        super().__init__("dropped")
+        self.hello = hello
 
 
 def run_call(source: str, agent: str | None) -> int:
@@ -95,6 +108,30 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
         check_length(path)
     except SocketPathError as exc:
         raise Unreachable(str(exc)) from None
+    before: dict[str, Any] | None = None
+    for _ in range(RETRIES + 1):
+        try:
+            return _once(path, line)
+        except Dropped as lost:
+            before = before or lost.hello
+        back = oneshot.same_host(path, before, CLIENT) if before else _answering(path)
+        if back is None:
+            raise Unreachable(_closed(path))
+        if not p.retry_safe(call):  # the same host answers again: it re-executed itself (or tried to)
+            raise Unreachable(f"{p.RESTARTED} (host on {path})")
+    raise Unreachable(f"the host on {path} restarted {RETRIES + 1} times while this call ran; it was not answered")
+
+
+def _answering(path: Path) -> dict[str, Any] | None:
+    """The ``hello`` of whatever host answers on ``path`` now (the connection was lost before its own)."""
+    try:
+        return oneshot.hello(path, CLIENT, oneshot.BACK_S)
+    except (oneshot.Unreachable, p.RemoteError):
+        return None
+
+
+def _once(path: Path, line: bytes) -> dict[str, Any]:
+    """One connection: hello and the call; raises Dropped when the host closes it before answering."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         try:
             sock.connect(str(path))
@@ -105,7 +142,7 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
         except OSError as exc:
             raise Unreachable(f"cannot reach the host on {path}: {exc}") from None
         try:
-            sock.sendall(p.request(HELLO_ID, "hello", {"client": "openclaw-tui call"}) + line)
+            sock.sendall(p.request(HELLO_ID, "hello", {"client": CLIENT}) + line)
             return _answer(sock.makefile("rb"), path)
         except KeyboardInterrupt:
             # Tell the host, so a cancelled foreground exec ends its run there as it would in-process.
@@ -114,30 +151,34 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
             except OSError:
                 pass
             raise
+        except ConnectionError:
+            raise Dropped(None) from None
         except OSError as exc:
-            raise Unreachable(
-                _closed(path)
-                if isinstance(exc, ConnectionError)
-                else f"cannot reach the host on {path}: {exc}"
-            ) from None
+            raise Unreachable(f"cannot reach the host on {path}: {exc}") from None
 
 
 def _answer(lines: BinaryIO, path: Path) -> dict[str, Any]:
-    """Read until the call's answer arrives (the hello's answer and any notification are skipped)."""
-    while line := lines.readline(p.MAX_LINE):
-        try:
-            msg = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(msg, dict) or msg.get("id") != CALL_ID:
-            continue
-        if "error" in msg:
-            raise Unreachable(
-                f"the host on {path} refused the request: {msg['error'].get('message', 'error')}"
-            )
-        result: dict[str, Any] = msg.get("result") or {}
-        return result
-    raise Unreachable(_closed(path))
+    """Read until the call's answer arrives (the hello's answer is kept, notifications are skipped)."""
+    hello = None
+    try:
+        while line := lines.readline(p.MAX_LINE):
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(msg, dict) and msg.get("id") == HELLO_ID:
+                hello = msg.get("result") if isinstance(msg.get("result"), dict) else None
+            if not isinstance(msg, dict) or msg.get("id") != CALL_ID:
+                continue
+            if "error" in msg:
+                raise Unreachable(
+                    f"the host on {path} refused the request: {msg['error'].get('message', 'error')}"
+                )
+            result: dict[str, Any] = msg.get("result") or {}
+            return result
+    except ConnectionError:
+        pass
+    raise Dropped(hello)
 
 
 def _closed(path: Path) -> str:

@@ -4,6 +4,8 @@ Each surface is a thin layer over the host; this module only parses arguments an
 
     openclaw-tui [--demo]        the dashboard, with the host embedded (it also serves the socket)
     openclaw-tui serve           the host with no UI, for agents, outliving any dashboard
+    openclaw-tui serve --reexec  the running host re-executes itself on the code installed now
+    openclaw-tui --version       this command's version and the serving host's
     openclaw-tui attach          the dashboard on a running host
     openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
     openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
@@ -30,8 +32,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="openclaw-tui", description="Run and supervise the shell jobs agents start.")
     parser.add_argument("--config", help="TOML config file (default: $OPENCLAW_TUI_CONFIG or ~/.config/openclaw-tui/config.toml)")
     parser.add_argument("--demo", action="store_true", help="start example sessions so there is something to watch")
+    parser.add_argument("--version", action="store_true",
+                        help="print this command's version and that of the host serving the socket")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("serve", help="run the host headless on its socket until a signal ends it")
+    serve = sub.add_parser("serve", help="run the host headless on its socket until a signal ends it")
+    serve.add_argument("--reexec", action="store_true",
+                       help="tell the running host to re-execute itself in place on the code installed now, "
+                            "keeping every session (SIGUSR2 to the host does the same)")
+    serve.add_argument("--resume", type=int, metavar="FD", help=argparse.SUPPRESS)  # the new image of a re-exec
+    serve.add_argument("--check-resume", metavar="FORMAT", help=argparse.SUPPRESS)  # a re-exec's preflight
     attach = sub.add_parser("attach", help="open the dashboard on a running host (closing it leaves sessions running)")
     attach.add_argument("--node", help="the host of this configured node ([nodes.NAME]), over ssh")
     mcp = sub.add_parser("mcp", help="MCP server on stdio exposing the exec and process tools")
@@ -87,16 +96,32 @@ def main(argv: list[str] | None = None) -> int:
         from .call import run_call
 
         return run_call(*plain)
+    if argv == ["--version"]:
+        from .host_commands import run_version
+
+        return run_version()
     args = build_parser().parse_args(argv)
+    if args.version:
+        from .host_commands import run_version
+
+        return run_version()
+    if args.command == "serve" and args.check_resume is not None:
+        from .remote.serve import check_resume
+
+        return check_resume(args.check_resume)
+    if args.command == "serve" and args.reexec:
+        from .host_commands import run_reexec
+
+        return run_reexec()
     # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
-    # call's failed result names the problem instead.
-    if args.command in (None, "serve") and (problem := config_problem(args.config)):
+    # call's failed result names the problem instead. Nor for a resumed host: it keeps its settings.
+    if args.command in (None, "serve") and not getattr(args, "resume", None) and (problem := config_problem(args.config)):
         print(f"openclaw-tui: {problem}", file=sys.stderr)
         return 2
     if args.command == "serve":
         from .remote.serve import run_serve
 
-        return run_serve(args.config)
+        return run_serve(args.config, args.resume)
     if args.command == "call":
         from .call import run_call
 

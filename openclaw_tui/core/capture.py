@@ -159,6 +159,14 @@ class OutputCapture:
         """Text and raw bytes as they stand (bytes a decoder still held mid-character are not included)."""
         return {"text": self.text.to_json(), "raw": self.raw.to_json(), "lastOutputMs": self.last_ms}
 
+    def held_json(self) -> dict[str, Any]:
+        """What each stream's decoder holds back (a character or sequence cut by a read), after ``to_json``:
+        a host re-executing in place carries it over, so no byte is lost or decoded twice."""
+        return {stream: decoder.to_json() for stream, decoder in self._decoders.items()}
+
+    def restore_held(self, d: dict[str, Any]) -> None:
+        self._decoders.update({stream: StreamText.from_json(held) for stream, held in d.items()})
+
     @classmethod
     def from_json(cls, d: dict[str, Any], on_text: Callable[[], None]) -> OutputCapture:
         text = Output.from_json(d["text"])

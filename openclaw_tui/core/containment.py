@@ -20,6 +20,7 @@ import itertools
 import logging
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from . import cgroups, liverecord, proctable, subreaper
 from .enclosure import (
@@ -29,6 +30,7 @@ from .enclosure import (
     Enclosure,
     GroupEnclosure,
     MarkedEnclosure,
+    enclosure_from_json,
     marked_scan,
 )
 from .leftovers import trusted_groups
@@ -82,6 +84,10 @@ class Containment:
         self._enclosures[session_id] = enclosure
         return enclosure
 
+    def enclosure(self, session_id: str) -> Enclosure | None:
+        """The container of a session this host still holds (running, or ended with processes left)."""
+        return self._enclosures.get(session_id)
+
     def started(self, session_id: str, pid: int) -> None:
         enclosure = self._enclosures[session_id]
         enclosure.started(pid)
@@ -115,15 +121,18 @@ class Containment:
             except OSError as exc:
                 self.kind, self.reason = SUBREAPER, f"no cgroup: cannot create {base}: {exc}"
         if self.kind == SUBREAPER:
-            subreaper.acquire()
-            self._reaper = subreaper.Reaper(self._adopted, self._groups, self._leaders)
-            self._reaping = asyncio.get_running_loop().create_task(self._reap_forever())
+            self._start_reaping()
         self.record.update(containment=self.kind, cgroup=self.base, watchdog=None)
         try:
             self.watchdog = Watchdog(self.id, self.base, str(self.record.path), self.grace_s)
             self.record.update(watchdog={"pid": self.watchdog.pid, "start": proctable.start_time(self.watchdog.pid)})
         except OSError as exc:
             log.warning("openclaw-tui: no watchdog (sessions would outlive a killed host): %s", exc)
+
+    def _start_reaping(self) -> None:
+        subreaper.acquire()
+        self._reaper = subreaper.Reaper(self._adopted, self._groups, self._leaders)
+        self._reaping = asyncio.get_running_loop().create_task(self._reap_forever())
 
     def _adopted(self, proc: proctable.Proc) -> bool:
         return bool(proc.marker and proc.marker.startswith(self.id + "/")) or bool(
@@ -166,6 +175,31 @@ class Containment:
             self._reaper.reap()
             self._reaper = None
             subreaper.release()
+
+    # -- a re-exec in place ----------------------------------------------------------------------
+    def handover(self) -> dict[str, Any]:
+        """Everything the next image of this host needs to go on holding its sessions: the same id (every
+        session's marker and cgroup name it), the containers, the live record, and the watchdog, whose pipe
+        is kept open across the exec so it sees no end of file."""
+        dog = self.watchdog
+        return {"id": self.id, "kind": self.kind, "reason": self.reason, "parent": self._parent, "base": self.base,
+                "inside": self._inside, "ready": self._ready, "record": self.record.data,
+                "enclosures": {sid: e.to_json() for sid, e in self._enclosures.items()},
+                "watchdog": None if dog is None else {"pid": dog.pid, "fd": dog.keep_across_exec()}}
+
+    def adopt(self, d: dict[str, Any]) -> None:
+        """Go on as the containment :meth:`handover` described (on the loop: a subreaper reaps again)."""
+        self.id, self.kind, self.reason = d["id"], d["kind"], d["reason"]
+        self._parent, self.base, self._inside, self._ready = d["parent"], d["base"], d["inside"], d["ready"]
+        self._enclosures = {sid: enclosure_from_json(e) for sid, e in d["enclosures"].items()}
+        self.record = liverecord.LiveRecord(self.state_dir, self.id)
+        self.record.data = d["record"]
+        if d["watchdog"] is not None:
+            self.watchdog = Watchdog.adopt(d["watchdog"]["pid"], d["watchdog"]["fd"])
+        if self._ready:
+            self.record.update()  # writes the old image still had queued may not have happened
+            if self.kind == SUBREAPER:
+                self._start_reaping()
 
     async def sweep(self) -> list[liverecord.Swept]:
         """End what dead hosts left behind (in a thread); returns one report per such host."""

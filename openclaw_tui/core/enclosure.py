@@ -71,14 +71,19 @@ class Enclosure:
         """What the live record keeps, so a later host can end what this one leaves if it dies."""
         return {"pid": self.pid, "start": self.start, "pgid": self.pid, "containment": self.kind}
 
+    def to_json(self) -> dict[str, Any]:
+        """All of it, for the next image of a host that re-executes in place (:func:`enclosure_from_json`)."""
+        return {**self.describe(), "marker": self.marker}
+
 
 class CgroupEnclosure(Enclosure):
     kind = CGROUP
 
-    def __init__(self, marker: str, path: str) -> None:
+    def __init__(self, marker: str, path: str, make: bool = True) -> None:
         super().__init__(marker)
         self.path = path
-        cgroups.make(path)
+        if make:
+            cgroups.make(path)
         self.procs_file = cgroups.joiner(path)
 
     async def members(self) -> list[int]:
@@ -137,3 +142,18 @@ class GroupEnclosure(Enclosure):
 def marked_scan() -> dict[int, proctable.Proc]:
     """Every process with its marker (one shared function, so concurrent enders share the scan)."""
     return proctable.snapshot(with_markers=True)
+
+
+def enclosure_from_json(d: dict[str, Any]) -> Enclosure:
+    """The container ``Enclosure.to_json`` described, with its processes (a cgroup is not made again)."""
+    kind = d["containment"]
+    if kind == CGROUP:
+        enclosure: Enclosure = CgroupEnclosure(d["marker"], d["cgroup"], make=False)
+    elif kind == SUBREAPER:
+        enclosure = MarkedEnclosure(d["marker"], marked_scan)
+    elif kind == SANDBOX:
+        enclosure = GroupEnclosure(d["marker"])
+    else:
+        raise ValueError(f"unknown containment {kind!r}")
+    enclosure.pid, enclosure.start = int(d["pid"]), int(d["start"])
+    return enclosure

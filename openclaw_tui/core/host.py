@@ -25,6 +25,7 @@ from . import events as ev
 from .config import Settings, load_settings
 from .events import Event, Listener
 from .foreground import ForegroundGroups
+from .handover import Handover, capture, release, restore
 from .inputwait import IDLE_BEFORE_CHECK_MS, foreground_group, kernel_wait_reason
 from .liverecord import Swept
 from .persist import Restored, open_journal
@@ -68,6 +69,8 @@ class SessionHost:
         self.restored: asyncio.Task[Restored] | None = None
         """Brings back the sessions of the last host on this socket (see :meth:`persist`); calls wait for it."""
         self._journal_told: dict[str, Any] | None = None
+        self.generation = 0
+        """How many times this host re-executed itself in place (see :meth:`handover`)."""
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SessionHost:
@@ -78,12 +81,15 @@ class SessionHost:
         await self.close()
 
     def start(self) -> None:
+        """Begin: the waiting-for-input ticker, the login shell's PATH probe and (unless this host resumed
+        after a re-exec: it swept when it first began) the sweep of what dead hosts left."""
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
             settings = self.supervisor.settings
             if settings.exec.login_path or any(a.login_path for a in settings.agents.values()):
                 start_probe()  # the login shell's PATH, ready before the first run needs it
-            self.swept = asyncio.get_running_loop().create_task(self.supervisor.containment.sweep())
+            if not self.generation:
+                self.swept = asyncio.get_running_loop().create_task(self.supervisor.containment.sweep())
 
     def persist(self, socket: str | os.PathLike[str]) -> None:
         """Keep this host's sessions across its starts, as the host serving ``socket``: journal them under
@@ -96,6 +102,7 @@ class SessionHost:
     async def _restore(self, socket: str | os.PathLike[str]) -> Restored:
         settings = self.supervisor.settings
         if not settings.persist:
+            self.supervisor.release_held_records()
             return Restored()
         journal, found = await asyncio.to_thread(open_journal, settings, socket)
         try:
@@ -111,6 +118,7 @@ class SessionHost:
             journal.degrade(f"journal stopped: restoring the sessions failed ({type(exc).__name__}: {exc}); "
                             "sessions are kept in memory only")
             self.supervisor.journal = journal
+            self.supervisor.release_held_records()
             done = Restored()
         line = done.describe()
         if line:
@@ -131,6 +139,32 @@ class SessionHost:
             await asyncio.gather(self.swept, return_exceptions=True)
         await self.supervisor.close()
         await asyncio.to_thread(self.supervisor.journal.close)
+
+    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    def handover(self) -> Handover:
+        """Stop watching every child and write the whole host down for its next image, which resumes it with
+        :meth:`resume` (synchronous: nothing happens to a session between the two)."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        found = capture(self.supervisor)
+        found.state["generation"] = self.generation
+        # what the journal was handed is on disk before the exec ends its writer thread; the next image
+        # opens the same journal (:meth:`persist`) and records its sessions on from where they stand
+        self.supervisor.journal.flush()
+        return found
+
+    def release_handover(self, found: Handover | None) -> None:
+        """The exec did not happen: go on as before :meth:`handover` (``found`` is None if it failed)."""
+        release(self.supervisor, found)
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    def resume(self, state: dict[str, Any]) -> None:
+        """Go on as the host whose :meth:`handover` wrote ``state``: the same sessions (running ones
+        supervised again at once), ids, notices and containment; :meth:`start` then begins the rest.
+        Raises :class:`~.handover.CannotResume` (or any error of the restore) when it cannot."""
+        restore(self.supervisor, state)
+        self.generation = int(state.get("generation", 0)) + 1
 
     def force_kill(self) -> None:
         """The operator insists: SIGKILL every running session's processes now (no grace)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Mapping
 
 from . import sandbox
@@ -189,24 +190,27 @@ def start(
     return Launched(child, placement, enclosure, PTY_SIZE if session.pty else None)
 
 
-async def end_session(session: Session, reason: str | None) -> None:
+async def end_session(session: Session, reason: str | None, grace_s: float | None = None) -> None:
     """End everything in a running session's container (SIGTERM, grace, SIGKILL) and record the cleanup
     result: ``confirmed`` once the OS shows none left, else ``uncertain`` with the pids in ``leftover``.
 
     ``reason`` (who asked: an agent, ``operator``, ``timeout``, ``shutdown``) is recorded as ``killedBy``;
     None ends leftovers of a session that exited on its own. Concurrent callers share one termination.
+    ``grace_s`` overrides the session's grace (a termination resumed after a re-exec gets what was left).
     """
     run = session.run
     assert run is not None, "only a launched session has processes to end"
     session.exit.asked(reason)
     if run.ending is None:
-        run.ending = asyncio.ensure_future(_terminate(session, run))
+        run.ending_since = time.monotonic()
+        grace = session.settings.kill_grace_s if grace_s is None else grace_s
+        run.ending = asyncio.ensure_future(_terminate(session, run, grace))
     await asyncio.shield(run.ending)
 
 
-async def _terminate(session: Session, run: Launched) -> None:
+async def _terminate(session: Session, run: Launched, grace_s: float) -> None:
     await until_program_started(session)
-    session.exit.cleaned(await run.enclosure.end(session.settings.kill_grace_s))
+    session.exit.cleaned(await run.enclosure.end(grace_s))
 
 
 def known_started(session: Session) -> bool:
@@ -241,6 +245,7 @@ async def supervise(session: Session, timeout_s: float) -> int:
     run = session.run
     assert run is not None
     child = run.child
+    run.deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
     try:
         if timeout_s > 0:
             status = await asyncio.wait_for(asyncio.shield(child.exited), timeout_s)

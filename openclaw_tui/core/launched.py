@@ -26,3 +26,5 @@ class Launched:
     pty_size: tuple[int, int] | None  # (cols, rows) the PTY was opened with; None for pipes
     program_started: bool = False  # sandboxed: the program inside can hear signals (known once, remembered)
     ending: asyncio.Future[None] | None = None  # the one termination every kill of the run shares
+    ending_since: float | None = None  # when that termination began (monotonic): a re-exec resumes its grace
+    deadline: float | None = None  # when the run times out (monotonic; None: never): a re-exec keeps it

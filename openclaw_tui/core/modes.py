@@ -27,21 +27,21 @@ class ModeTracker:
     stays False until the first byte arrives: until then the cursor-key mode is unknown.
     """
 
-    __slots__ = ("_carry", "modes", "seen_output")
+    __slots__ = ("carry", "modes", "seen_output")
 
     def __init__(self) -> None:
         self.modes: dict[int, bool] = {}
         self.seen_output = False
-        self._carry = b""
+        self.carry = b""  # the end of the output so far that may start a mode sequence (a re-exec keeps it)
 
     def feed(self, data: bytes) -> None:
         """Scan a piece of output; cheap when it holds no escape sequence."""
         if not data:
             return
         self.seen_output = True
-        if b"\x1b" not in data and not self._carry:
+        if b"\x1b" not in data and not self.carry:
             return
-        buf = self._carry + data
+        buf = self.carry + data
         if b"\x1b[?" in buf or _FULL_RESET in buf:
             last_reset = None
             for m in _RESET.finditer(buf):
@@ -58,7 +58,7 @@ class ModeTracker:
                         self.modes[int(part)] = on
         # Keep a tail that may hold the start of a sequence split across reads.
         esc = buf.rfind(b"\x1b", max(0, len(buf) - _CARRY))
-        self._carry = buf[esc:] if esc >= 0 and not _complete(buf[esc:]) else b""
+        self.carry = buf[esc:] if esc >= 0 and not _complete(buf[esc:]) else b""
 
     def to_json(self) -> dict[str, object]:
         return {"modes": {str(k): v for k, v in self.modes.items()}, "seenOutput": self.seen_output}

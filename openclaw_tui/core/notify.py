@@ -117,3 +117,14 @@ class Notices:
         for notice in taken:
             self.on_told(notice["sessionId"])
         return taken
+
+    def to_json(self) -> dict[str, Any]:
+        """The queues and which ends were already reported, for the next image of a host re-executing in
+        place (timed polls waiting now end with their connections, so they are not kept)."""
+        return {"queues": {agent: list(q) for agent, q in self._queues.items() if agent is not None},
+                "reported": sorted(self._reported)}
+
+    def restore(self, d: dict[str, Any]) -> None:
+        """Take back what :meth:`to_json` wrote (into this object: relays hold on to it)."""
+        self._queues.update({agent: list(q) for agent, q in d.get("queues", {}).items()})
+        self._reported.update(d.get("reported", ()))

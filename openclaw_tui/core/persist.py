@@ -44,7 +44,8 @@ def open_journal(settings: Settings, socket: str | os.PathLike[str]) -> tuple[Jo
     journal = Journal.open(settings.state_dir, name=journal_name(socket))
     if journal.directory is not None:
         try:  # for a person looking at the directory: which host's record this is
-            with open(os.path.join(journal.directory, "socket"), "w", encoding="utf-8") as fh:
+            fd = os.open(os.path.join(journal.directory, "socket"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with open(fd, "w", encoding="utf-8") as fh:
                 fh.write(os.path.abspath(os.fspath(socket)) + "\n")
         except OSError:
             pass  # a full disk says so when the journal writes

@@ -121,6 +121,13 @@ class Backoff:
         self._empty_polls[session] = empty
         return RETRY_STEPS_MS[min(max(empty - 1, 0), len(RETRY_STEPS_MS) - 1)]
 
+    def counts(self) -> dict[str, int]:
+        """Empty polls in a row, by session id (what a host re-executing in place carries over)."""
+        return {session.id: n for session, n in self._empty_polls.items()}
+
+    def restore(self, session: Session, empty_polls: int) -> None:
+        self._empty_polls[session] = empty_polls
+
 
 BACKOFF = Backoff()
 

@@ -25,23 +25,23 @@ TAIL_SCAN = 4096
 class QueryScanner:
     """Finds terminal queries in output fed in arbitrary pieces."""
 
-    __slots__ = ("_carry",)
+    __slots__ = ("carry",)
 
     def __init__(self) -> None:
-        self._carry = b""
+        self.carry = b""  # the end of the output so far that may start a query (a re-exec keeps it)
 
     def feed(self, data: bytes) -> list[tuple[int, bytes]]:
         """``(back, query)`` for each query that ``data`` completes; ``back`` counts the bytes of ``data``
         after the query, so its end is at ``ring.end - back`` once ``data`` is in the ring."""
         if len(data) > FULL_SCAN:
             buf = data[-TAIL_SCAN:]
-        elif b"\x1b" in data or self._carry:
-            buf = self._carry + data
+        elif b"\x1b" in data or self.carry:
+            buf = self.carry + data
         else:
             return []
         found = [(len(buf) - m.end(), m.group()) for m in QUERY.finditer(buf)]
         keep_from = len(buf) - found[-1][0] if found else 0
-        self._carry = buf[max(keep_from, len(buf) - LONGEST + 1) :]
-        if b"\x1b" not in self._carry:
-            self._carry = b""
+        self.carry = buf[max(keep_from, len(buf) - LONGEST + 1) :]
+        if b"\x1b" not in self.carry:
+            self.carry = b""
         return found

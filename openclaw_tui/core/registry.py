@@ -108,6 +108,17 @@ class Registry:
             done = [s for s in done if s is not old]
             total -= old.output.retained_chars
 
+    def expiries(self) -> dict[str, float]:
+        """When each finished session expires, in the loop's clock (monotonic, so it holds across an exec)."""
+        return {sid: timer.when() for sid, timer in self._expiry.items()}
+
+    def adopt(self, session: Session, expires: float | None) -> None:
+        """A session of the previous image of this host (a re-exec in place), finished ones with the TTL
+        they had left."""
+        self.add(session)
+        if expires is not None:
+            self._expiry[session.id] = asyncio.get_running_loop().call_at(expires, self.drop, session.id)
+
     def close(self) -> None:
         for timer in self._expiry.values():
             timer.cancel()

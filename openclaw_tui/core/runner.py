@@ -7,12 +7,14 @@ never reads cannot stall the loop, and the exit is observed through a pidfd, so 
 no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
 
 Before the command runs, the child enters its container (its cgroup, and death with the host; see
-:mod:`.entry`).
+:mod:`.entry`). A host that re-executes itself in place hands each child over whole (:meth:`Child.handover`):
+it stays the host's child across the exec, so the next image adopts its fds and opens its pidfd again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import errno
 import fcntl
 import os
@@ -22,6 +24,7 @@ import termios
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import ptyprocess
 
@@ -45,7 +48,8 @@ class Child:
     ``streams_closed`` is set when every output fd reached end of file.
     """
 
-    def __init__(self, pid: int, pty: bool, on_data: DataCallback, keepalive: object = None) -> None:
+    def __init__(self, pid: int, pty: bool, on_data: DataCallback, keepalive: object = None,
+                 status: int | None = None) -> None:
         self.loop = asyncio.get_running_loop()
         self.pid = pid
         self.pgid = pid  # every child leads its own session and group
@@ -58,6 +62,10 @@ class Child:
         self._readers: dict[int, str] = {}
         self._queue: deque[memoryview] = deque()
         self.queued = 0
+        self._pidfd = -1
+        if status is not None:  # reaped already (by the image of the host before a re-exec)
+            self.exited.set_result(status)
+            return
         self._pidfd = os.pidfd_open(pid)
         self.loop.add_reader(self._pidfd, self._on_pidfd)
 
@@ -131,6 +139,7 @@ class Child:
             return
         self.loop.remove_reader(self._pidfd)
         os.close(self._pidfd)
+        self._pidfd = -1
         keep = self._keepalive
         if isinstance(keep, subprocess.Popen):
             keep.returncode = os.waitstatus_to_exitcode(status)
@@ -199,6 +208,60 @@ class Child:
     def release(self) -> None:
         """Forget the process object once the leader is reaped and the streams are closed."""
         self._keepalive = None
+
+    # -- handing over to the next image of the host (a re-exec in place) -------------------------
+    def detach(self) -> None:
+        """Stop watching the child, keeping every fd: its output waits in the kernel's buffers meanwhile."""
+        for fd in self._readers:
+            self.loop.remove_reader(fd)
+        if self._pidfd >= 0:
+            self.loop.remove_reader(self._pidfd)
+        if self.stdin_fd is not None:
+            self.loop.remove_writer(self.stdin_fd)
+
+    def attach(self) -> None:
+        """Watch it again after :meth:`detach` (a handover that did not happen)."""
+        for fd in self._readers:
+            self.loop.add_reader(fd, self._on_readable, fd)
+        if self._pidfd >= 0:
+            self.loop.add_reader(self._pidfd, self._on_pidfd)
+        if self._queue and self.stdin_fd is not None:
+            self.loop.add_writer(self.stdin_fd, self._on_writable)
+
+    @property
+    def fds(self) -> set[int]:
+        """The fds the next image must keep: each output stream's, and stdin's (a PTY's master is both)."""
+        return set(self._readers) | ({self.stdin_fd} if self.stdin_fd is not None else set())
+
+    def handover(self) -> dict[str, Any]:
+        """What the next image needs to adopt this child, once detached: its fds and the streams they carry,
+        the input still queued, and its wait status if it was reaped already."""
+        return {"pid": self.pid, "pty": self.pty, "readers": {str(fd): s for fd, s in self._readers.items()},
+                "stdin": self.stdin_fd, "queued": base64.b64encode(b"".join(self._queue)).decode(),
+                "status": self.exited.result() if self.exited.done() else None}
+
+    @classmethod
+    def adopt(cls, d: dict[str, Any], on_data: DataCallback) -> Child:
+        """The child :meth:`handover` described, started by the previous image of this host. It is still our
+        child (an exec keeps the pid), so its pidfd is opened again by pid and its exit status collected as
+        before; a child that exited meanwhile is a zombie until then."""
+        try:
+            child = cls(d["pid"], d["pty"], on_data, status=d["status"])
+        except ProcessLookupError:  # cannot happen to our own unreaped child; never lose the session over it
+            child = cls(d["pid"], d["pty"], on_data, status=255 << 8)
+        for fd in (*map(int, d["readers"]), *([d["stdin"]] if d["stdin"] is not None else [])):
+            os.set_inheritable(fd, False)  # kept across the exec only: no later child inherits it
+        for fd, stream in d["readers"].items():
+            child.watch(int(fd), stream)
+        if not child._readers:
+            child.streams_closed.set()
+        child.stdin_fd = d["stdin"]
+        queued = base64.b64decode(d["queued"])
+        if queued and child.stdin_fd is not None:
+            child._queue.append(memoryview(queued))
+            child.queued = len(queued)
+            child.loop.add_writer(child.stdin_fd, child._on_writable)
+        return child
 
 
 def spawn_pipe(

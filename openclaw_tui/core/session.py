@@ -274,13 +274,15 @@ class Session:
     def keep_record(self, journal: SessionJournal, catch_up: bool = True) -> None:
         """Journal this session from now on: its metadata, what its parts hold now (unless the record
         already has it: ``catch_up`` false), then every change."""
-        self.journal = journal
-        self.record_meta()
         if catch_up:
             self.capture.keep_record(journal)
             self.inputs.keep_record(journal)
-        else:
-            self.capture.journal = self.inputs.journal = journal
+        self.record_to(journal)
+        self.record_meta()  # last: reading the output's state converts the bytes waiting, into the record
+
+    def record_to(self, journal: SessionJournal | None) -> None:
+        """Hand every change to ``journal`` from now on, as it is (None: to no record)."""
+        self.journal = self.capture.journal = self.inputs.journal = journal
 
     def record_meta(self) -> None:
         """Hand the journal the metadata as it stands: what ``to_json`` says of the session besides its

@@ -22,7 +22,7 @@ from .capture import now_ms
 from .config import ExecSettings, Settings
 from .containment import Containment
 from .events import Event, EventBus
-from .journal import Journal, Recovered, RecoveredSession
+from .journal import HeldRecord, Journal, Recovered, RecoveredSession
 from .launch import end_session, start, supervise
 from .liverecord import Swept
 from .names import derive_name
@@ -117,6 +117,26 @@ class Supervisor:
         await self.containment.close()
         self.registry.close()
 
+    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    def revived(self, record: dict[str, Any]) -> Session:
+        """A session of the previous image of this host, from its record (not registered yet)."""
+        session = Session.from_json(record, self._on_session_change)
+        if session.pty and self.terminal is not None:
+            session.replier = self.terminal.replier(session)
+        return session
+
+    def adopt(self, session: Session, timeout_s: float, grace_left: float | None) -> None:
+        """Supervise a running session whose child was adopted: ``timeout_s`` is what its timeout had left
+        (0: none), and a termination that was under way resumes with the grace it had left."""
+        self.publish(ev.ADDED, session)
+        task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        if grace_left is not None:
+            ending = asyncio.ensure_future(end_session(session, None, grace_left))
+            self._tasks.add(ending)
+            ending.add_done_callback(self._tasks.discard)
+
     def _removed(self, session: Session) -> None:
         self.notices.forget(session.id)
         if session.journal is not None:
@@ -125,16 +145,22 @@ class Supervisor:
 
     # -- the journal ----------------------------------------------------------------------------
     def record(self, session: Session, catch_up: bool = True) -> None:
-        """Journal ``session`` from now on (backgrounded sessions are: only they are kept)."""
-        if self.journal.writing and session.journal is None:
-            session.keep_record(self.journal.session(session.id, caps_of(session)), catch_up)
+        """Journal ``session`` from now on (backgrounded sessions are: only they are kept). One a re-exec
+        resumed goes on from its :class:`~.journal.HeldRecord`: what it printed since the handover."""
+        held = session.journal if isinstance(session.journal, HeldRecord) else None
+        if self.journal.writing and (session.journal is None or held is not None):
+            record = self.journal.session(session.id, caps_of(session))  # (may add to ``held``)
+            if held is not None:
+                held.replay(record)
+            session.keep_record(record, catch_up and held is None)
 
     def restore(self, journal: Journal, found: Recovered, swept: list[Swept]) -> Restored:
         """Take over ``journal`` and bring back what it holds (``found``): no id it issued is issued again;
         finished sessions within their TTL are listed again, sessions that were running when their host
         died are listed as ended (``host-died``, with ``swept``'s word on their processes) and their agents
         get the exit notice on their next call, as do agents never told of an exit. Sessions already here
-        (adopted across a re-exec) keep running and are journaled on."""
+        (adopted across a re-exec) keep running and are journaled on, from what their record held at the
+        handover and what they printed since (their :class:`~.journal.HeldRecord`)."""
         self.journal = journal
         for session_id in found.issued:
             self.registry.issued.add(session_id)
@@ -153,10 +179,17 @@ class Supervisor:
                 continue
             self._restore_one(session, old, now, swept, done)
         self.registry.evict_restored()
+        self.release_held_records()  # of sessions whose record is gone: those running are caught up below
         for session in self.registry:  # running here but never journaled (adopted before a journal existed)
             if session.backgrounded and session.running:
                 self.record(session)
         return done
+
+    def release_held_records(self) -> None:
+        """Drop what a re-exec's sessions still keep for a journal that did not take them (see :meth:`restore`)."""
+        for session in self.registry:
+            if isinstance(session.journal, HeldRecord):
+                session.record_to(None)
 
     def _restore_one(self, session: Session, old: RecoveredSession, now: int, swept: list[Swept],
                      done: Restored) -> None:

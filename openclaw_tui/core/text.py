@@ -14,8 +14,10 @@ rather than per-character Python loops. It is pure (no I/O).
 
 from __future__ import annotations
 
+import base64
 import codecs
 import re
+from typing import Any
 
 __all__ = ["MAX_HELD", "StreamText"]
 
@@ -105,6 +107,20 @@ class StreamText:
         off by the end of the stream is dropped, since a terminal would not have displayed it either.
         """
         return self._convert(self._decoder.decode(b"", final=True), final=True)
+
+    def to_json(self) -> dict[str, Any]:
+        """What is held back between feeds (half a character, an unfinished sequence, a trailing CR), so a
+        host re-executing in place carries it over and the text goes on as if the stream had never paused."""
+        pending, flag = self._decoder.getstate()
+        return {"bytes": base64.b64encode(pending).decode(), "flag": flag, "held": self._held,
+                "lineStart": self._at_line_start}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> StreamText:
+        text = cls()
+        text._decoder.setstate((base64.b64decode(d["bytes"]), int(d["flag"])))
+        text._held, text._at_line_start = str(d["held"]), bool(d["lineStart"])
+        return text
 
     def _convert(self, text: str, final: bool) -> str:
         text = self._plain(text, final)

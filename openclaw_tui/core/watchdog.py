@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from typing import Any
 
 WAIT_S = 10.0  # at host close: how long the watchdog may take to look and exit
@@ -37,7 +38,7 @@ class Watchdog:
                            "host": os.getpid()})
         read_end, self._fd = os.pipe()
         try:
-            self._proc = subprocess.Popen(
+            self._proc: subprocess.Popen[bytes] | None = subprocess.Popen(
                 [sys.executable, "-I", "-S", os.path.abspath(__file__), spec],
                 stdin=read_end, stdout=subprocess.DEVNULL, close_fds=True, start_new_session=True,
             )
@@ -53,16 +54,44 @@ class Watchdog:
         os.set_inheritable(self._fd, True)
         return self._fd
 
+    @classmethod
+    def adopt(cls, pid: int, fd: int) -> Watchdog:
+        """The watchdog the previous image of this host started, watching the pipe whose write end ``fd``
+        survived the exec (:meth:`keep_across_exec`); it is still this process's child."""
+        dog = cls.__new__(cls)
+        dog.pid, dog._fd, dog._proc = pid, fd, None
+        os.set_inheritable(fd, False)  # kept across that exec only: no session inherits it
+        return dog
+
     async def close(self) -> None:
         """The host is shutting down (its sessions already ended): let the watchdog look once and exit."""
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        if self._proc is None:  # adopted: no Popen to wait with
+            if not await asyncio.to_thread(_reaped, self.pid, WAIT_S):
+                os.kill(self.pid, signal.SIGKILL)
+                await asyncio.to_thread(_reaped, self.pid, WAIT_S)
+            return
         try:
             await asyncio.to_thread(self._proc.wait, WAIT_S)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             await asyncio.to_thread(self._proc.wait)
+
+
+def _reaped(pid: int, seconds: float) -> bool:
+    """Wait (blocking) up to ``seconds`` for child ``pid`` to exit, and reap it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                return True
+        except ChildProcessError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
 
 
 # -- the watchdog process ----------------------------------------------------------------------------

@@ -18,7 +18,11 @@ outlives this server on purpose: background jobs survive the agent's client rest
 **If the host goes away** (stopped or crashed), calls in flight and later calls return a ``failed`` result
 saying so; this server keeps serving. Every later call first tries to reconnect to a host that is running
 again (no second auto-start: an operator who stopped the host meant it), and the first result after a
-reconnect says that sessions from before are gone.
+reconnect says that sessions from before are gone. **If the host re-executes itself** (``serve --reexec``:
+the same host, same pid and ``hostId``, its sessions kept), this server reconnects at once, by itself, and
+follows its events again; a call in flight is sent again when it only reads (``process`` list, poll, log,
+screen) and otherwise fails with ``failureKind: "host-restarted"``, saying to check with list/poll before
+retrying, since it may or may not have run.
 
 **Scope.** Every call runs in one agent scope: ``--agent NAME``, else the MCP client's name
 (``clientInfo.name`` of the ``initialize`` request; on 2026-07-28 connections, of the first request's
@@ -71,6 +75,8 @@ from .mcp_tools import to_mcp_result, tool_definitions
 from .paths import find_host, socket_path
 
 DEFAULT_SCOPE = "mcp"
+BACK_S = 30.0  # how long a host re-executing itself may take to serve again
+RETRIES = 3  # re-execs in a row a read rides through
 LOGGER = "openclaw-tui"
 LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
 
@@ -175,14 +181,24 @@ class McpBridge:
         except HostUnavailable as exc:
             return failure(str(exc), "no-host")
         note, self._tell_reconnected = self._tell_reconnected, False
-        try:
-            call = p.in_callers_directory({"tool": name, **args}, self.cwd)
-            res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
-        except p.RemoteError as exc:
-            return failure(f"the openclaw-tui host rejected the call: {exc}", "host-error")
-        except ConnectionError:
-            self._lost = True
-            return failure(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
+        call = p.in_callers_directory({"tool": name, **args}, self.cwd)
+        for _ in range(RETRIES + 1):
+            try:
+                res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
+                break
+            except p.RemoteError as exc:
+                return failure(f"the openclaw-tui host rejected the call: {exc}", "host-error")
+            except ConnectionError:
+                if not await self._recover(client):
+                    self._lost = True
+                    return failure(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
+                if not p.retry_safe(call):
+                    return failure(p.RESTARTED, "host-restarted")
+                assert self.client is not None
+                client = self.client
+        else:
+            return failure(f"the openclaw-tui host restarted {RETRIES + 1} times while this call ran; it was not "
+                           "answered", "host-restarted")
         if note and isinstance(res.get("text"), str):
             res["text"] = (
                 "Note: the openclaw-tui host went away earlier and this server has reconnected; sessions "
@@ -232,11 +248,32 @@ class McpBridge:
             if not autostart:
                 raise HostUnavailable(f"no openclaw-tui host is running on {self.path}") from None
             client, self.serve_proc = await start_host(self.path, self.config_path, self._try_connect)
+        return self._use(client)
+
+    def _use(self, client: HostClient) -> HostClient:
         self.client = client
         self._spawn(self._watch(client))
         if self.scope is not None:
             self._spawn(self._follow_events(client))
         return client
+
+    async def _recover(self, lost: HostClient) -> bool:
+        """After ``lost`` closed: reconnect if the same host (same ``hostId``) serves again, as after it
+        re-executed itself in place, its sessions kept; False when none answers or another one does. Its
+        socket stays bound meanwhile, so a connection made now waits in the backlog: this is quick."""
+        async with self._lock:
+            now = self.client
+            if now is not lost and now is not None and not now.closed.is_set():
+                return now.hello.get("hostId") == lost.hello.get("hostId")  # recovered already
+            try:
+                client = await asyncio.wait_for(self._try_connect(), BACK_S)
+            except (NoHost, HostUnavailable, TimeoutError):
+                return False
+            if client.hello.get("hostId") != lost.hello.get("hostId"):
+                await client.close()
+                return False
+            self._use(client)
+            return True
 
     async def _try_connect(self) -> HostClient:
         try:
@@ -248,7 +285,7 @@ class McpBridge:
 
     async def _watch(self, client: HostClient) -> None:
         await client.closed.wait()
-        if not self._closing and client is self.client:
+        if not self._closing and client is self.client and not await self._recover(client):
             self._lost = True
             if self.serve_proc is not None:
                 self.serve_proc.poll()  # reap it if it was ours

@@ -6,7 +6,8 @@ table as data, and the server dispatches by it:
 =================  ==========================================  =========================================
 method             params                                      result
 =================  ==========================================  =========================================
-hello              {client?: str}                              {protocol: 1, server, version, pid}
+hello              {client?: str}                              {protocol: 1, server, version, pid,
+                                                               hostId, generation}
 call               {call: object, agent?: str | null}          the tool result {text, details}
 events.subscribe   {}                                          {} — then ``event`` notifications,
                                                                a ``snapshot`` first
@@ -21,7 +22,19 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
                                                                incremental, the whole retained text
                                                                (``Output.to_json``: head, headMax,
                                                                maxChars, tailDropped ...)
+host.reexec        {}                                          {pid, version, generation, sessions} —
+                                                               then the host re-executes itself (below)
 =================  ==========================================  =========================================
+
+``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
+``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the
+code installed now can resume this host (it runs ``python -m openclaw_tui serve --check-resume``), and
+refuses with error -32000 (``REFUSED``) naming why when it cannot, when a re-exec is already under way,
+when the host is not a ``serve`` (a dashboard's), or when the caller runs inside a session. Otherwise it
+answers, then hands over: the socket stays bound (a client connecting meanwhile waits until the new image
+serves), every connection is closed without answering what it still had in flight (clients reconnect; a
+read can be retried, anything else must be checked with ``list``/``poll``), and the same process, on the
+new code, answers ``hello`` with the same ``pid`` and ``hostId`` and ``generation`` one higher.
 
 Every request is answered, with its result or an error, unless it is cancelled (below). Params are
 checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
@@ -67,6 +80,7 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 INPUT_REFUSED = -32001  # in JSON-RPC's range for the server's own errors
+REFUSED = -32000  # the host will not do it (``host.reexec``: the message says why)
 MAX_LINE = 64 << 20
 
 METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -80,6 +94,7 @@ METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "session.input": (("sessionId", "data"), ("source", "action")),
     "session.resize": (("sessionId", "cols", "rows"), ()),
     "session.output": (("sessionId",), ("since",)),
+    "host.reexec": ((), ()),
 }
 """The requests, by name: the parameters each must and may have. ``cancel`` is a notification, not in it."""
 
@@ -107,6 +122,18 @@ def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
     if call.get("tool") == "exec" and call.get("workdir") is None and call.get("host") != "node":
         return {**call, "workdir": cwd}
     return call
+
+
+READS = frozenset({"list", "poll", "log", "screen"})
+"""The ``process`` actions a client may send again when the host restarted while they ran: they only read
+(a poll that ran before the restart may have taken output the retry then lacks; ``log`` still has it)."""
+RESTARTED = ("the openclaw-tui host restarted (re-executed itself in place, keeping its sessions) while this "
+             "call ran, so its outcome is unknown; check with list/poll before retrying")
+
+
+def retry_safe(call: dict[str, Any]) -> bool:
+    """Whether ``call`` may be sent again after the host restarted while it ran (see ``READS``)."""
+    return call.get("tool") == "process" and call.get("action") in READS
 
 
 def encode(message: dict[str, Any]) -> bytes:

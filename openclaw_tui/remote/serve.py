@@ -8,51 +8,84 @@ watchdog) ended, then what it brought back from the journal of the last host on 
 sessions stop being saved to disk (a full disk, an unwritable state directory, a damaged journal), a line
 on stderr says why; the host goes on with them in memory.
 
+SIGUSR2, like ``openclaw-tui serve --reexec``, re-executes the host in place on the code installed now,
+keeping every session (see :mod:`.reexec`); the new image starts here too, with ``--resume FD``, and says
+what it kept.
+
 Exit status 1 when another host already serves the socket, 2 when the socket's path or directory cannot
-be used (the message says why: too long, not ours, open to others, not a socket).
+be used (the message says why: too long, not ours, open to others, not a socket); 70 when a re-executed
+host cannot resume.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import ToolHost
+from .. import ToolHost, __version__
 from ..core import events as ev
 from ..core.events import Event
+from ..core.handover import FORMAT, MIN_FORMAT
+from . import reexec
 from .paths import socket_path
 from .server import AlreadyServing, HostServer
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 
-async def serve(config_path: str | None = None, path: Path | None = None, ready: asyncio.Event | None = None) -> int:
-    path = path or socket_path()
-    host = ToolHost(config_path=config_path)
-    host.start()
-    server = HostServer(host, path)
-    try:
-        await server.start()
-    except AlreadyServing as exc:
-        return await _refuse(host, exc, 1)
-    except OSError as exc:  # the socket's directory or path cannot be used; SocketPathError says why
-        return await _refuse(host, exc, 2)
+async def serve(config_path: str | None = None, path: Path | None = None, ready: asyncio.Event | None = None,
+                resume_fd: int | None = None) -> int:
+    pending: list[int] = []  # signals a handover kept for this image
+    was = __version__  # the version the host ran before this image
+    if resume_fd is None:
+        path = path or socket_path()
+        host = ToolHost(config_path=config_path)
+        host.start()
+        server = HostServer(host, path)
+        try:
+            await server.start()
+        except AlreadyServing as exc:
+            return await _refuse(host, exc, 1)
+        except OSError as exc:  # the socket's directory or path cannot be used; SocketPathError says why
+            return await _refuse(host, exc, 2)
+    else:
+        try:
+            state = reexec.read_state(resume_fd)
+            host, server = await reexec.resume(state)
+        except Exception as exc:  # noqa: BLE001 - whatever stops the new image, it must not run on half-resumed
+            reexec.cannot_resume(exc)
+        path, pending, was = server.path, state.get("signals", []), state.get("version", "?")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    again = reexec.Reexec(host, server, config_path)
+    server.reexec = again.request
 
-    def on_signal() -> None:
+    def on_signal(sig: int) -> None:
+        if again.handing_over:  # the host is re-executing itself: its next image acts on it
+            again.deferred.append(sig)
+            return
         if stop.is_set():
             host.force_kill()
         stop.set()
 
     for sig in SIGNALS:
-        loop.add_signal_handler(sig, on_signal)
+        loop.add_signal_handler(sig, on_signal, sig)
+    loop.add_signal_handler(signal.SIGUSR2, again.on_signal)
+    reexec.replay(pending)
+    host.start()
     containment = host.supervisor.containment
-    print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
-          flush=True)
+    if resume_fd is None:
+        print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
+              flush=True)
+    else:
+        running = sum(s.running for s in host.sessions())
+        print(f"openclaw-tui host resumed on {path} after re-exec {host.generation} (version {was} "
+              f"before, {__version__} now; {len(host.sessions())} sessions kept, {running} running; "
+              f"gateway sessions: {containment.kind})", flush=True)
     report = loop.create_task(_report_start(host))
     unsubscribe = host.subscribe(_journal_reporter())
     if ready is not None:
@@ -64,7 +97,7 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
         report.cancel()
         await server.close()
         await host.close()
-        for sig in SIGNALS:
+        for sig in (*SIGNALS, signal.SIGUSR2):
             loop.remove_signal_handler(sig)
     return 0
 
@@ -109,5 +142,16 @@ async def _refuse(host: ToolHost, exc: Exception, status: int) -> int:
     return status
 
 
-def run_serve(config_path: str | None = None) -> int:
-    return asyncio.run(serve(config_path))
+def check_resume(state_format: str) -> int:
+    """``serve --check-resume FORMAT``, a re-exec's preflight, run by the code installed now: this module
+    imported, so is everything resuming needs; says whether that code reads a state of that format."""
+    if not state_format.isdigit() or not MIN_FORMAT <= int(state_format) <= FORMAT:
+        print(f"openclaw-tui {__version__} reads handover states of format {MIN_FORMAT} to {FORMAT}, not "
+              f"{state_format}", file=sys.stderr)
+        return 1
+    print(json.dumps({"version": __version__, "formats": [MIN_FORMAT, FORMAT]}))
+    return 0
+
+
+def run_serve(config_path: str | None = None, resume_fd: int | None = None) -> int:
+    return asyncio.run(serve(config_path, resume_fd=resume_fd))

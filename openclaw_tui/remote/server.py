@@ -10,6 +10,10 @@ missed), so a slow frontend never slows a job down. Operator input takes the cor
 
 The socket knows who is calling: a connection from a process inside a session acts only as that
 session's agent (see :mod:`.callers`).
+
+A host that re-executes itself in place (:mod:`.reexec`) hands the listening socket and its lock over to
+its next image (:meth:`HostServer.hand_over`, :meth:`HostServer.adopt`): the socket stays bound throughout,
+so a client connecting meanwhile waits in the backlog, while connected clients are dropped and reconnect.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import fcntl
 import logging
 import os
+import socket
 import stat
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -36,17 +40,17 @@ from ..core.session import Session
 from . import params as check
 from . import protocol as p
 from .callers import Confinement, Refused, confinement
+from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, take_lock
 from .paths import SocketPathError, check_length, ensure_private_dir
 
+__all__ = ["AlreadyServing", "HostServer"]
+
 HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
+DROP_S = 1.0  # at a handover: how long a dropped connection may take to send what it was sent last
 RAW_CHUNK = 256 << 10
 OUTPUT_EVENTS_S = 0.03  # output events for a connection go out together, this long after the first
 
 log = logging.getLogger(__name__)
-
-
-class AlreadyServing(RuntimeError):
-    """Another live host owns the socket."""
 
 
 class HostServer:
@@ -55,9 +59,11 @@ class HostServer:
     def __init__(self, host: SessionHost, path: Path) -> None:
         self.host = host
         self.path = Path(path)
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
         self._lock: int | None = None  # the lock file's descriptor while we own the socket
+        self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
+        """Set by ``serve``: re-executes the host in place (the ``host.reexec`` method); None elsewhere."""
 
     async def start(self) -> None:
         """Bind the socket, refusing when another host owns it.
@@ -69,12 +75,13 @@ class HostServer:
         """
         check_length(self.path)
         ensure_private_dir(self.path)
-        self._lock = _take_lock(self.path)
+        self._lock = take_lock(self.path)
         try:
             await self._replace_stale_socket()
             old = os.umask(0o177)
             try:
-                self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE)
+                self._server = await asyncio.start_unix_server(self._accept, path=str(self.path), limit=p.MAX_LINE,
+                                                               **KEEP_FILE)
             finally:
                 os.umask(old)
             os.chmod(self.path, 0o600)
@@ -92,8 +99,8 @@ class HostServer:
         if not stat.S_ISSOCK(info.st_mode):
             raise SocketPathError(f"{self.path} exists and is not a socket; refusing to replace it "
                                   "(remove it, or set $OPENCLAW_TUI_SOCKET to another path)")
-        if await _is_live(self.path):  # a host that takes no lock (an older version) still owns it
-            raise AlreadyServing(_already_serving(self.path))
+        if await is_live(self.path):  # a host that takes no lock (an older version) still owns it
+            raise AlreadyServing(already_serving(self.path))
         self.path.unlink()
 
     def _release_lock(self) -> None:
@@ -114,49 +121,35 @@ class HostServer:
                 self.path.unlink()
             self._release_lock()
 
+    # -- a re-exec in place ----------------------------------------------------------------------
+    async def hand_over(self) -> dict[str, Any]:
+        """Stop serving but keep the socket bound and locked for the next image: a copy of the listening fd
+        outlives the server (clients connecting meanwhile wait in its backlog), and every connection is
+        dropped once what it was last sent is out (its requests are not answered: clients reconnect)."""
+        assert self._server is not None and self._lock is not None
+        listen = os.dup(self._server.sockets[0].fileno())
+        self._server.close()
+        self._server = None
+        await asyncio.gather(*(conn.drop() for conn in list(self._connections)))
+        return {"path": str(self.path), "listen": listen, "lock": self._lock}
+
+    async def adopt(self, handed: dict[str, Any]) -> None:
+        """Serve on the socket :meth:`hand_over` kept (in the next image, or in this one if the exec failed)."""
+        for fd in (handed["listen"], handed["lock"]):
+            os.set_inheritable(fd, False)
+        self._lock = handed["lock"]
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, fileno=handed["listen"])
+        self._server = await asyncio.start_unix_server(self._accept, sock=sock, limit=p.MAX_LINE, **KEEP_FILE)
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = _Connection(self.host, reader, writer, confinement(self.host, writer))
+        conn.reexec = self.reexec
         self._connections.add(conn)
         try:
             await conn.serve()
         finally:
             self._connections.discard(conn)
             conn.close()
-
-
-def _lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
-
-
-def _take_lock(path: Path) -> int:
-    """Lock the socket's lock file for this host, or refuse: another host holds it (serving or starting).
-
-    The lock file stays when the host ends: removing it would let two later hosts lock two different files.
-    """
-    fd = os.open(_lock_path(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise AlreadyServing(_already_serving(path)) from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _already_serving(path: Path) -> str:
-    return (f"another openclaw-tui host is already serving on {path}; "
-            "use `openclaw-tui attach` to open a dashboard on it")
-
-
-async def _is_live(path: Path) -> bool:
-    try:
-        _, writer = await asyncio.wait_for(asyncio.open_unix_connection(str(path)), 2)
-    except (TimeoutError, OSError):
-        return False
-    writer.close()
-    return True
 
 
 class _Connection:
@@ -173,6 +166,7 @@ class _Connection:
         self.output_to_send: set[str] = set()
         self.raw: dict[str, _RawSubscription] = {}
         self.closed = False
+        self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
     # -- plumbing -------------------------------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -195,6 +189,19 @@ class _Connection:
         for task in self.tasks:
             task.cancel()
         self.writer.close()
+
+    async def drop(self) -> None:
+        """A handover: stop serving this client, leaving its requests unanswered rather than cancelled (a
+        cancelled foreground exec would end its run, which the next image is to keep), once what it was
+        sent last (the answer to ``host.reexec``) is out, or after ``DROP_S``."""
+        self.closed = True
+        if self.unsubscribe_events:
+            self.unsubscribe_events()
+        for sub in self.raw.values():
+            sub.stop()
+        self.writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), DROP_S)
 
     async def serve(self) -> None:
         while not self.closed:
@@ -286,7 +293,18 @@ class _Connection:
     # -- methods --------------------------------------------------------------------------------
     async def m_hello(self, client: str = "") -> dict[str, Any]:
         check.text("client", client)
-        return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid()}
+        return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid(),
+                "hostId": self.host.supervisor.containment.id, "generation": self.host.generation}
+
+    async def m_host_reexec(self) -> dict[str, Any]:
+        """Re-execute the host in place on the code installed now (``serve --reexec``): answered first, then
+        the handover begins and this connection is dropped."""
+        if self.confined is not None:
+            raise p.RemoteError(p.REFUSED, "refused: a process inside a session cannot restart the host")
+        if self.reexec is None:
+            raise p.RemoteError(p.REFUSED, "this host cannot re-execute itself: it runs inside a dashboard or "
+                                           "another program; only `openclaw-tui serve` can")
+        return await self.reexec()
 
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
         if agent is not None:
@@ -393,6 +411,7 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "session.input": _Connection.m_session_input,
     "session.resize": _Connection.m_session_resize,
     "session.output": _Connection.m_session_output,
+    "host.reexec": _Connection.m_host_reexec,
 }
 
 

@@ -49,7 +49,7 @@ a session's retained size divided by that rate (about 0.3 s at the default caps)
 from .limits import Caps, Limits
 from .recover import Recovered
 from .replay import RecoveredOutput, RecoveredSession
-from .session import SessionJournal
+from .session import HeldRecord, SessionJournal
 from .store import Journal
 
-__all__ = ["Caps", "Journal", "Limits", "Recovered", "RecoveredOutput", "RecoveredSession", "SessionJournal"]
+__all__ = ["Caps", "HeldRecord", "Journal", "Limits", "Recovered", "RecoveredOutput", "RecoveredSession", "SessionJournal"]

@@ -106,3 +106,43 @@ class SessionJournal:
         before, chars, nbytes = b.weight, b.lost, b.raw_lost
         b.shed()
         return before - b.weight, b.lost - chars, b.raw_lost - nbytes
+
+
+class HeldRecord(SessionJournal):
+    """A journaled session's record while its journal is not open again yet: the first moments of a host
+    re-executed in place, whose sessions print on before the journal has been reopened. Every call is kept
+    in order and handed to the real record by :meth:`replay`, so nothing printed meanwhile is missing from
+    the disk."""
+
+    __slots__ = ("calls",)
+
+    def __init__(self, session_id: str) -> None:  # noqa: D107 - no journal behind it, so no batch either
+        self.id = session_id
+        self.dead = False
+        self.calls: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
+
+    def replay(self, into: SessionJournal) -> None:
+        for method, args in self.calls:
+            method(into, *args)
+        self.calls.clear()
+
+    def meta(self, meta: dict[str, Any]) -> None:
+        self.calls.append((SessionJournal.meta, (meta,)))
+
+    def output(self, stream: str, text: str) -> None:
+        self.calls.append((SessionJournal.output, (stream, text)))
+
+    def skip(self, nchars: int) -> None:
+        self.calls.append((SessionJournal.skip, (nchars,)))
+
+    def raw(self, offset: int, data: bytes) -> None:
+        self.calls.append((SessionJournal.raw, (offset, data)))
+
+    def size(self, offset: int, cols: int, rows: int) -> None:
+        self.calls.append((SessionJournal.size, (offset, cols, rows)))
+
+    def input(self, record: dict[str, Any], replace_last: bool = False) -> None:
+        self.calls.append((SessionJournal.input, (record, replace_last)))
+
+    def exit(self, record: dict[str, Any]) -> None:
+        self.calls.append((SessionJournal.exit, (record,)))

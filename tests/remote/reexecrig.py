@@ -1,0 +1,127 @@
+"""A real ``openclaw-tui serve`` to re-execute: its own socket, config and state directory, optionally its own
+copy of the package (an "installed" version a test can upgrade or break before the re-exec).
+
+``Serve.reexec()`` runs the real ``openclaw-tui serve --reexec`` command; ``Serve.line()`` waits for the
+host's next line of output (it says what it kept after each re-exec). The package copy is put first on
+``PYTHONPATH``, so the host, its preflight and its next image all import it, as they would a package that
+``pip install -U`` replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import openclaw_tui
+from openclaw_tui.remote.client import HostClient
+
+from . import test_serve_orphans as orphans
+
+PACKAGE = Path(openclaw_tui.__file__).parent
+
+
+class Serve(orphans.Serve):
+    """One ``openclaw-tui serve`` under test (``containment``: cgroup, subreaper or sandbox), run from a copy of
+    the package when ``package`` (``installed``: what a test upgrades or breaks)."""
+
+    def __init__(self, tmp_path: Path, containment: str = "subreaper", package: bool = False) -> None:
+        super().__init__(tmp_path, containment)
+        self.config = Path(self.env["OPENCLAW_TUI_CONFIG"])
+        self.installed: Path | None = None
+        if package:
+            self.installed = tmp_path / "site" / "openclaw_tui"
+            install(self.installed)
+            self.env["PYTHONPATH"] = os.pathsep.join([str(self.installed.parent), self.env.get("PYTHONPATH", "")])
+            self.env["PYTHONDONTWRITEBYTECODE"] = "1"  # the host never writes into the copy a test replaces
+        self.proc: subprocess.Popen[str] | None = None
+        self.workdir = tmp_path / "work"
+        self.workdir.mkdir()
+
+    async def start(self, *python_options: str, python: str = sys.executable) -> subprocess.Popen[str]:
+        """The host, its errors in its output too (a host that cannot resume says why there)."""
+        self.proc = await asyncio.to_thread(
+            subprocess.Popen, [python, *python_options, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
+            cwd=self.workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.procs.append(self.proc)
+        assert "serving" in await self.line()
+        return self.proc
+
+    async def line(self, proc: subprocess.Popen[str] | None = None) -> str:
+        """The host's next line of output (its own, or its next image's)."""
+        return await super().line(proc or self.proc)
+
+    async def said(self, *words: str) -> str:
+        """The host's next line holding one of ``words``; other lines (a sweep's report of dead hosts found
+        in the shared cgroup tree, say) are passed over."""
+        while True:
+            line = await self.line()
+            assert line, f"the host's output ended before it said any of {words}"
+            if any(word in line for word in words):
+                return line
+
+    async def reexec(self) -> subprocess.CompletedProcess[str]:
+        """``openclaw-tui serve --reexec``, as an operator runs it."""
+        return await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "openclaw_tui", "serve", "--reexec"], env=self.env, text=True,
+            capture_output=True, timeout=120, check=False)
+
+    async def reexeced(self) -> str:
+        """Re-exec and return what the resumed host said; fails the test if the command did not succeed."""
+        done = await self.reexec()
+        assert done.returncode == 0, done
+        assert "re-executed in place" in done.stdout, done
+        said = await self.said("resumed", "cannot resume")
+        assert "resumed" in said, said
+        return said
+
+    async def client(self) -> HostClient:
+        return await HostClient.connect(self.sock)
+
+    async def call(self, call: dict[str, Any], agent: str | None = "main") -> dict[str, Any]:
+        async with await self.client() as client:
+            return await client.call(call, agent=agent)
+
+    async def bg(self, command: str, pty: bool = False, **more: Any) -> str:
+        """A background session's id."""
+        r = await self.call({"tool": "exec", "command": command, "background": True, "pty": pty,
+                             "workdir": str(self.workdir), **more})
+        assert r["details"]["status"] == "running", r
+        return r["details"]["sessionId"]
+
+    async def poll(self, sid: str, timeout_ms: int = 0, agent: str = "main") -> dict[str, Any]:
+        return await self.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": timeout_ms}, agent)
+
+    async def ended(self, sid: str, within: float = 60.0, agent: str = "main") -> dict[str, Any]:
+        """The session's details once it ended (timed polls do the waiting)."""
+        found: dict[str, Any] = {}
+
+        async def done() -> bool:
+            found.update((await self.poll(sid, 2000, agent))["details"])
+            return found["status"] != "running"
+
+        deadline = asyncio.get_running_loop().time() + within
+        while not await done():
+            assert asyncio.get_running_loop().time() < deadline, f"session {sid} did not end: {found}"
+        return found
+
+    async def log(self, sid: str) -> str:
+        r = await self.call({"tool": "process", "action": "log", "sessionId": sid, "limit": 1_000_000})
+        return r["text"]
+
+
+def install(where: Path, version: str | None = None) -> None:
+    """Put this package at ``where`` (replacing what is there), with ``version`` as its version if given."""
+    new = where.with_name(where.name + ".new")
+    shutil.copytree(PACKAGE, new, ignore=shutil.ignore_patterns("__pycache__"))
+    if version is not None:
+        init = new / "__init__.py"
+        init.write_text(init.read_text().replace(f'__version__ = "{openclaw_tui.__version__}"',
+                                                 f'__version__ = "{version}"'))
+    if where.exists():
+        shutil.rmtree(where)
+    new.rename(where)

@@ -1,0 +1,119 @@
+"""Clients through a re-exec of their host: ``openclaw-tui call`` and an agent's MCP server reconnect by themselves.
+
+A call in flight when the host re-executes is sent again when it only reads (a timed poll comes back with
+its answer), and otherwise fails saying the host restarted and to check with list/poll (a foreground exec
+in its yield window: its run is kept, backgrounded, for list and poll to find). The MCP server reconnects
+without being asked: an exit after the re-exec still reaches the agent as an MCP log message, and no result
+claims that sessions were lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import mcp_types as types
+import pytest
+
+from openclaw_tui.core import events as ev
+from openclaw_tui.remote.mirror import RemoteHost
+
+from ..waiting import wait_for
+from .reexecrig import Serve
+from .test_mcp import call, mcp_session, started, text
+
+
+@pytest.fixture
+async def serve(tmp_path):
+    host = Serve(tmp_path)
+    try:
+        await host.start()
+        yield host
+    finally:
+        await host.close()
+
+
+def waiting_for_the_host(pid: int) -> bool:
+    """The kernel shows ``pid`` blocked reading its socket: its request is out, its answer not yet in."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "unix_stream_read_generic"
+    except OSError:
+        return False
+
+
+def cli_call(serve: Serve, request: dict, agent: str = "main") -> subprocess.Popen[str]:
+    """``openclaw-tui call`` under way (started, not awaited)."""
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
+                            env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+async def finished(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = await asyncio.to_thread(proc.communicate, timeout=90)
+    return proc.returncode, out, err
+
+
+async def test_call_sends_a_read_again_after_the_host_re_executed_during_it(serve) -> None:
+    sid = await serve.bg("read x; echo got $x", pty=True)
+    polling = cli_call(serve, {"tool": "process", "action": "poll", "sessionId": sid, "timeout": 20000})
+    await wait_for(lambda: waiting_for_the_host(polling.pid), 30, "the poll in flight")
+    await serve.reexeced()
+    await serve.call({"tool": "process", "action": "write", "sessionId": sid, "data": "yes\n"})
+    status, out, err = await finished(polling)
+    assert status == 0, err
+    assert json.loads(out)["details"]["sessionId"] == sid
+
+
+async def test_call_of_a_foreground_exec_says_the_host_restarted_and_the_run_is_kept(serve) -> None:
+    running = cli_call(serve, {"tool": "exec", "command": "touch started; sleep 30", "yieldMs": 60000})
+    await wait_for(lambda: (serve.workdir / "started").exists() and waiting_for_the_host(running.pid), 30,
+                   "the exec in its yield window")
+    await serve.reexeced()
+    status, out, err = await finished(running)
+    assert status == 2 and out == "", (status, out, err)
+    assert "restarted" in err and "check with list/poll" in err, err
+    listed = (await serve.call({"tool": "process", "action": "list"}))["details"]["sessions"]
+    assert [(s["name"], s["status"]) for s in listed] == [("touch started", "running")], listed
+
+
+async def test_an_mcp_server_reconnects_by_itself_retries_a_read_and_fails_a_run_clearly(serve) -> None:
+    logs: list[types.LoggingMessageNotificationParams] = []
+    async with mcp_session(serve.sock, agent="main", logs=logs, cwd=serve.workdir) as session:
+        quiet = await started(session, command="read x; echo got $x", pty=True, background=True)
+        later = await started(session, command="read y; echo bye $y", pty=True, background=True)
+        polling = asyncio.ensure_future(call(session, "process", action="poll", sessionId=quiet, timeout=20000))
+        running = asyncio.ensure_future(call(session, "exec", command="touch started; sleep 30", yieldMs=60000))
+        # the poll went out first on the server's one host connection: once the run started, the host has both
+        await wait_for(lambda: (serve.workdir / "started").exists(), 30, "the exec in its yield window")
+        await serve.reexeced()
+        ran = await running
+        assert ran.is_error and ran.structured_content["failureKind"] == "host-restarted", text(ran)
+        assert "check with list/poll" in text(ran)
+        await serve.call({"tool": "process", "action": "write", "sessionId": quiet, "data": "yes\n"})
+        polled = await polling
+        assert not polled.is_error and polled.structured_content["sessionId"] == quiet, text(polled)
+        # nobody calls through the MCP server now: only a connection it made again by itself can hear this exit
+        await serve.call({"tool": "process", "action": "write", "sessionId": later, "data": "now\n"})
+        await wait_for(lambda: any(later in str(m.data) for m in logs), 30, "the exit notice as an MCP log message")
+        listed = await call(session, "process", action="list")
+        assert "gone" not in text(listed) and {quiet, later} <= {s["sessionId"] for s in listed.structured_content["sessions"]}
+
+
+async def test_an_attached_dashboards_view_says_the_host_went_away_and_fails_calls_cleanly(serve) -> None:
+    # Reconnecting a dashboard is the dashboard's own work; through a re-exec it must at least not break.
+    sid = await serve.bg("read x", pty=True)
+    remote = await RemoteHost.connect(serve.sock)
+    heard: list[str] = []
+    remote.subscribe(lambda event: heard.append(event.kind))
+    try:
+        assert remote.session(sid) is not None
+        await serve.reexeced()
+        await wait_for(lambda: ev.HOST_GONE in heard, 30, "the view to hear its host went away")
+        r = await remote.call({"tool": "process", "action": "list"})
+        assert r["details"]["failureKind"] == "host-gone", r
+    finally:
+        await remote.close()
+    assert (await serve.call({"tool": "process", "action": "list"}))["details"]["sessions"][0]["sessionId"] == sid
