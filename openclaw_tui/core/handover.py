@@ -153,8 +153,8 @@ def _adopt(core: Supervisor, session: Session, live: dict[str, Any]) -> None:
     session.tracked_modes.carry = live.get("modeCarry", "").encode("latin-1")
     child = Child.adopt(live["child"], session.on_data)
     size = live.get("ptySize")
-    session.run = Launched(child, session.placement, enclosure, (size[0], size[1]) if size else None,
-                           program_started=live.get("programStarted", False))
+    session.launched(Launched(child, session.placement, enclosure, (size[0], size[1]) if size else None,
+                              program_started=live.get("programStarted", False)))
     session.update_waiting(live.get("waitingReason"))
     core.registry.adopt(session, None)
     core.adopt(session, live.get("timeoutLeft") or 0.0, live.get("graceLeft"))

@@ -284,6 +284,12 @@ class Session:
         """Hand every change to ``journal`` from now on, as it is (None: to no record)."""
         self.journal = self.capture.journal = self.inputs.journal = journal
 
+    def mark_told(self) -> None:
+        """Its agent has been told how it ended (kept in the record, so a restart does not tell it again)."""
+        if not self.told:
+            self.told = True
+            self.record_meta()
+
     def record_meta(self) -> None:
         """Hand the journal the metadata as it stands: what ``to_json`` says of the session besides its
         parts, how much of its output a poll has returned, and whether its agent was told how it ended."""

@@ -202,7 +202,7 @@ class Supervisor:
             self.journal.forget(session.id)
             done.expired += 1
             return
-        session.journal = self.journal.session(session.id)
+        session.record_to(self.journal.session(session.id))
         if died:
             notice = self.notices.on_exit(session)
             session.record_exit(notice)
@@ -216,9 +216,8 @@ class Supervisor:
 
     def _told(self, session_id: str) -> None:
         session = self.registry.get(session_id, None)
-        if session is not None and not session.told:
-            session.told = True
-            session.record_meta()
+        if session is not None:
+            session.mark_told()
 
     def journal_status(self) -> dict[str, Any]:
         """Whether sessions are being saved to disk, and the journal's problem if it has one."""

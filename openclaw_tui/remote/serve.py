@@ -39,26 +39,10 @@ SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 
 async def serve(config_path: str | None = None, path: Path | None = None, ready: asyncio.Event | None = None,
                 resume_fd: int | None = None) -> int:
-    pending: list[int] = []  # signals a handover kept for this image
-    was = __version__  # the version the host ran before this image
-    if resume_fd is None:
-        path = path or socket_path()
-        host = ToolHost(config_path=config_path)
-        host.start()
-        server = HostServer(host, path)
-        try:
-            await server.start()
-        except AlreadyServing as exc:
-            return await _refuse(host, exc, 1)
-        except OSError as exc:  # the socket's directory or path cannot be used; SocketPathError says why
-            return await _refuse(host, exc, 2)
-    else:
-        try:
-            state = reexec.read_state(resume_fd)
-            host, server = await reexec.resume(state)
-        except Exception as exc:  # noqa: BLE001 - whatever stops the new image, it must not run on half-resumed
-            reexec.cannot_resume(exc)
-        path, pending, was = server.path, state.get("signals", []), state.get("version", "?")
+    opened = await _open(config_path, path, resume_fd)
+    if isinstance(opened, int):
+        return opened
+    host, server, pending, was = opened
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     again = reexec.Reexec(host, server, config_path)
@@ -77,15 +61,7 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
     loop.add_signal_handler(signal.SIGUSR2, again.on_signal)
     reexec.replay(pending)
     host.start()
-    containment = host.supervisor.containment
-    if resume_fd is None:
-        print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
-              flush=True)
-    else:
-        running = sum(s.running for s in host.sessions())
-        print(f"openclaw-tui host resumed on {path} after re-exec {host.generation} (version {was} "
-              f"before, {__version__} now; {len(host.sessions())} sessions kept, {running} running; "
-              f"gateway sessions: {containment.kind})", flush=True)
+    _say_serving(host, server.path, was)
     report = loop.create_task(_report_start(host))
     unsubscribe = host.subscribe(_journal_reporter())
     if ready is not None:
@@ -100,6 +76,43 @@ async def serve(config_path: str | None = None, path: Path | None = None, ready:
         for sig in (*SIGNALS, signal.SIGUSR2):
             loop.remove_signal_handler(sig)
     return 0
+
+
+async def _open(config_path: str | None, path: Path | None,
+                resume_fd: int | None) -> int | tuple[ToolHost, HostServer, list[int], str | None]:
+    """The host serving the socket: a new one, or (``resume_fd``) the one a re-exec handed over, with the
+    signals it kept for this image and the version it ran before; or the exit status when it cannot serve."""
+    if resume_fd is None:
+        host = ToolHost(config_path=config_path)
+        host.start()
+        server = HostServer(host, path or socket_path())
+        try:
+            await server.start()
+        except AlreadyServing as exc:
+            return await _refuse(host, exc, 1)
+        except OSError as exc:  # the socket's directory or path cannot be used; SocketPathError says why
+            return await _refuse(host, exc, 2)
+        return host, server, [], None
+    try:
+        state = reexec.read_state(resume_fd)
+        host, server = await reexec.resume(state)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the new image, it must not run on half-resumed
+        reexec.cannot_resume(exc)
+    return host, server, state.get("signals", []), state.get("version", "?")
+
+
+def _say_serving(host: ToolHost, path: Path, was: str | None) -> None:
+    """The first line: where the host serves and how gateway sessions are contained; after a re-exec
+    (``was``: the version before it), what it kept."""
+    containment = host.supervisor.containment
+    if was is None:
+        print(f"openclaw-tui host serving on {path} (gateway sessions: {containment.kind}, {containment.reason})",
+              flush=True)
+        return
+    running = sum(s.running for s in host.sessions())
+    print(f"openclaw-tui host resumed on {path} after re-exec {host.generation} (version {was} "
+          f"before, {__version__} now; {len(host.sessions())} sessions kept, {running} running; "
+          f"gateway sessions: {containment.kind})", flush=True)
 
 
 async def _report_start(host: ToolHost) -> None:
