@@ -1,9 +1,9 @@
-"""Starting a host for an MCP server (or a node's bridge) that found none: ``openclaw-tui serve``, detached,
-then waiting for it.
+"""Starting a host for a client that found none (an MCP server, a node's bridge, the dashboard):
+``openclaw-tui serve``, detached, then waiting for it.
 
 The host is started in a session of its own (stdin ``/dev/null``, output appended to ``serve.log`` next to
-the socket) so it outlives the MCP server and its client: background jobs survive the agent's client
-restarting. Waiting never blocks the loop, and a host that cannot start is reported with the reason its
+the socket, no controlling terminal) so it outlives whoever started it: background jobs survive the
+agent's client restarting, and the dashboard quitting or its terminal closing. Waiting never blocks the loop, and a host that cannot start is reported with the reason its
 log gives.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from .client import HostClient, NoHost
-from .paths import check_length, ensure_private_dir
+from .paths import check_length, ensure_private_dir, find_host, socket_path
 
 AUTOSTART_TIMEOUT_S = 20.0
 LOG_MAX_BYTES = 1 << 20  # serve.log starts over beyond this
@@ -69,6 +69,28 @@ async def start_host(path: Path, config_path: str | None, connect: Connect,
                 f"{AUTOSTART_TIMEOUT_S:.0f} s (log: {log_path})"
             )
         await asyncio.sleep(0.05)
+
+
+def host_opener(config_path: str | None, start: bool = True,
+                client: str = "openclaw-tui dashboard") -> Callable[[], Awaitable[tuple[HostClient, Path]]]:
+    """How a dashboard reaches its host: the one serving any candidate socket, else (``start``) one started on
+    the preferred socket; gives the connection and its socket. Looking runs off the loop."""
+
+    async def open_host() -> tuple[HostClient, Path]:
+        where = await asyncio.to_thread(find_host)
+        path = where or socket_path()
+
+        async def connect() -> HostClient:
+            return await HostClient.connect(path, client=client)
+
+        try:
+            return await connect(), path
+        except NoHost:
+            if not start:
+                raise
+        return (await start_host(path, config_path, connect, starter="this dashboard"))[0], path
+
+    return open_host
 
 
 def _spawn_detached(cmd: list[str], log_path: Path) -> subprocess.Popen[bytes]:
