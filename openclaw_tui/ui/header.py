@@ -20,10 +20,10 @@ MUTED = "dim"
 WAITING = "bold black on #ffaf00"
 TITLE = Style(bold=True, reverse=True)
 BLANK = Style(meta={"blank": True})
-LINK_MARKS = {  # the link to the host, when it is not live: the long form, then the short
-    "connecting": ((" connecting… ", "bold black on #5fafff"), (" connecting ", "bold black on #5fafff")),
-    "reconnecting": ((" reconnecting to the host… ", "bold black on #ffaf00"), (" reconnecting ", "bold black on #ffaf00")),
-    "gone": ((" host gone: not live ", "bold white on red"), (" host gone ", "bold white on red")),
+LINK_MARKS = {  # the link to the host, when it is not live: the long form and the short, and their colours
+    "connecting": ("connecting… ", "connecting ", "bold black on #5fafff"),
+    "reconnecting": ("reconnecting to the host… ", "reconnecting ", "bold black on #ffaf00"),
+    "gone": ("host gone: not live ", "host gone ", "bold white on red"),
 }  # shows as a space does; only keeps the blank apart from the text after it
 
 
@@ -81,7 +81,10 @@ class SummaryHeader(Widget):
         text.append("openclaw-tui ", style=TITLE)
         if self.link != "live":
             text.append(" ", style=BLANK)
-            text.append(*LINK_MARKS[self.link][min(counts_form, 1)])
+            long, short, colours = LINK_MARKS[self.link]
+            style = Style.parse(colours)
+            text.append(" ", style=style + BLANK)
+            text.append(short if counts_form else long, style=style)
         if self.journal_problem:
             text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
@@ -104,8 +107,13 @@ class SummaryHeader(Widget):
         return text
 
     def _right(self, form: int) -> Text:
-        where = f" to {self.attached_to}" if self.attached_to and form == 0 else ""
         running, q = self.counts["running"], self.quit_key
-        quitting = (f" · {q}: keep running or end {running}", f" · {q}: keep or end {running}", "")[form] if running \
-            else (f" · {q} quits", f" · {q} quits", "")[form]
-        return Text.assemble(("attached", "bold"), where, quitting)
+        parts = [f"to {self.attached_to}"] if self.attached_to and form == 0 else []
+        if form < 2:
+            parts.append(f"· {q}: keep running or end {running}" if running and not form else
+                         f"· {q}: keep or end {running}" if running else f"· {q} quits")
+        text = Text("attached", style="bold")
+        for part in parts:
+            text.append(" ", style=BLANK)
+            text.append(part)
+        return text
