@@ -4,6 +4,8 @@
 is what ``openclaw-tui`` and ``openclaw-tui attach`` run: the dashboard is always a client of the host
 serving this user's socket, which it starts in the background when none serves (``openclaw-tui`` only).
 The host outlives the dashboard: quitting detaches unless the operator chooses to end the sessions.
+Textual (and the mirror, which brings the core) are imported only once the host is being looked for (and
+started) in a thread, so the two overlap: the first list shows sooner.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..remote.autostart import host_opener
-from ..remote.mirror import RemoteHost
-from ..remote.views import HostView
-from .app import DashboardApp
-from .settings import load_keymap
+
+if TYPE_CHECKING:
+    from ..remote.mirror import RemoteHost
+    from ..remote.views import HostView
+    from .app import DashboardApp
 
 __all__ = ["DashboardApp", "make_app", "open_host", "run_dashboard"]
 
@@ -33,14 +37,27 @@ def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False
         keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
         socket: where the host serves (named in the header; a mirror names it itself once connected).
     """
+    from .app import DashboardApp
+
     return DashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap,
                         attached_to=str(socket) if socket else None)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DashboardApp":  # imported when asked for: it brings Textual
+        from .app import DashboardApp
+
+        return DashboardApp
+    raise AttributeError(name)
 
 
 def open_host(config_path: str | None, start: bool = True) -> RemoteHost:
     """The dashboard's host: a mirror of the one serving this user's socket, connecting in the background
     (started first when none serves and ``start``). The one place the dashboard's HostView is built."""
-    return RemoteHost(opener=host_opener(config_path, start))
+    opener = host_opener(config_path, start)  # looking starts now, before the imports below
+    from ..remote.mirror import RemoteHost
+
+    return RemoteHost(opener=opener)
 
 
 def run_dashboard(config_path: str | None = None, demo: bool = False, start: bool = True) -> int:
@@ -57,6 +74,8 @@ def run_dashboard(config_path: str | None = None, demo: bool = False, start: boo
             except (ConnectionError, OSError) as exc:
                 print(f"openclaw-tui: {exc}", file=sys.stderr)
                 return 2
+        from .settings import load_keymap
+
         app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
         try:
             await app.run_async()

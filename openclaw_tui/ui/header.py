@@ -52,10 +52,6 @@ class SummaryHeader(Widget):
         self.refresh()
         return True
 
-    @property
-    def host_gone(self) -> bool:
-        return self.link == "gone"
-
     def show_link(self, link: str, where: str = "") -> None:
         if link != self.link or (where and where != self.attached_to):
             self.link = link
