@@ -43,12 +43,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from startup import end_host  # bench/ is on the path when a script here runs
 from textual import events
 
 from openclaw_tui import ToolHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.terminal_view import TerminalView
+from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 SIZE = (200, 60)
 RECEIVER = (

@@ -16,7 +16,6 @@ Target: <= 1 s to the first list, in both cases. Run: ``python bench/startup.py 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import shutil
@@ -28,30 +27,11 @@ import time
 import uuid
 from pathlib import Path
 
-import psutil
-
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from openclaw_tui.remote.client import HostClient, NoHost
+from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 POLL_S = 0.01
 TARGET_S = 1.0
-
-
-def end_host(sock: Path) -> None:
-    """End the host serving ``sock``, if one does (a dashboard's host outlives it by design)."""
-
-    async def pid() -> int | None:
-        try:
-            async with await HostClient.connect(sock) as client:
-                return int(client.hello["pid"])
-        except NoHost:
-            return None
-
-    found = asyncio.run(pid())
-    if found is not None:
-        host = psutil.Process(found)
-        host.terminate()
-        host.wait(30)
 
 
 class Rig:
