@@ -77,6 +77,7 @@ class DashboardApp(App[int]):
         self.bridge: HostBridge | None = None
         self.announcer = Announcer(self._post_notice, self._notice_showing)
         self._quitting = False
+        self._said_gone = False
         self._released = False
         self._terminal: TerminalView | None = None
         self._workspace: Workspace | None = None
@@ -200,14 +201,21 @@ class DashboardApp(App[int]):
         if self.shown:
             self.header.show_link(message.link, message.where)
             self._sync()
+            if message.link == "gone":  # also when it went before the app was there to hear it
+                self._say_gone(message.why)
 
     def on_host_gone(self, message: HostGone) -> None:
-        """The host went away for good: say so once, and in the header for as long as it shows."""
-        if not self.shown:
+        if self.shown:
+            self._say_gone(message.why)
+
+    def _say_gone(self, why: str) -> None:
+        """The host went away for good (or never came): say so once, and in the header for as long as it shows."""
+        if self._said_gone:
             return
+        self._said_gone = True
         self.header.show_link("gone")
         self._sync()
-        why = f" ({message.why})" if message.why else ""
+        why = f" ({why})" if why else ""
         self.notify(f"The host went away{why}: the sessions shown are no longer live, and actions fail. Quit "
                     f"({self.header.quit_key}) and run openclaw-tui again to start one.", title="Host gone",
                     severity="error", markup=False)

@@ -68,7 +68,7 @@ class SummaryHeader(Widget):
 
     def line(self, counts_form: int = 0, right_form: int = 0) -> Text:
         """The whole line: counts in form 0 (words), 1 or 2 (shortest); the right part in form 0 (all), 1, 2
-        or 3 (none), right-aligned to the widget's width."""
+        or 3 (none), right-aligned to the widget's width (see :meth:`_right`)."""
         c = self.counts
         words = (("running", "waiting for input", "finished", "failed"), ("running", "waiting", "finished", "failed"),
                  ("run", "wait", "done", "failed"))[counts_form]
@@ -103,13 +103,14 @@ class SummaryHeader(Widget):
         return text
 
     def _right(self, form: int) -> Text:
+        """Form 0: where the host serves and what quitting does; 1: shorter; 2: what quitting does alone."""
         running, q = self.counts["running"], self.quit_key
-        parts = [f"to {self.attached_to}"] if self.attached_to and form == 0 else []
-        if form < 2:
-            parts.append(f"· {q}: keep running or end {running}" if running and not form else
-                         f"· {q}: keep or end {running}" if running else f"· {q} quits")
+        quitting = (f"{q}: keep running or end {running}" if form == 0 else f"{q}: keep or end {running}") \
+            if running else f"{q} quits"
+        if form == 2:
+            return Text(quitting)
         text = Text("attached", style="bold")
-        for part in parts:
+        for part in ([f"to {self.attached_to}"] if self.attached_to and form == 0 else []) + [f"· {quitting}"]:
             text.append(" ", style=BLANK)
             text.append(part)
         return text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
-from openclaw_tui.ui import make_app
+from openclaw_tui.ui import make_app, open_host
 from openclaw_tui.ui.messages import HostLink
 
 from ..hosting import close_within
@@ -101,7 +101,7 @@ async def test_an_attach_to_waiting_sessions_announces_none_and_names_the_socket
         assert not [t for t in toasts(app) if "wait" in t]
         assert f"attached to {sock} · q: keep running or end 2" in header(app)
         await pilot.resize_terminal(*SMALL)
-        await until(pilot, lambda: header(app).rstrip().endswith("attached"), "the short form at 80 columns")
+        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep or end 2"), "the short form at 80 columns")
         await detach(pilot, app)
     assert all(s.running for s in host.sessions())
 
@@ -110,3 +110,18 @@ async def wait_until_waiting(host, count: int) -> None:
 
     await wait_for(lambda: sum(bool(s.waiting_reason or s.waiting_for_input) for s in host.sessions()) == count, 20,
                    "the prompts waiting")
+
+
+async def test_a_dashboard_whose_host_cannot_start_says_why(monkeypatch):
+    monkeypatch.setenv("OPENCLAW_TUI_SOCKET", "/tmp/" + "x" * 120 + "/host.sock")  # too long for a socket
+    remote = open_host("/dev/null")
+    remote.start()
+    app = make_app(remote)
+    try:
+        async with run(app, SIZE) as pilot:
+            await until(pilot, lambda: "host gone" in header(app), "the header saying the host is gone")
+            assert any("cannot start an openclaw-tui host" in t and "at most" in t for t in toasts(app))
+            r = await remote.call({"tool": "process", "action": "list"})
+            assert r["details"]["failureKind"] == "host-gone" and "cannot start" in r["text"], r
+    finally:
+        await remote.close()

@@ -115,3 +115,11 @@ def test_with_no_host_openclaw_tui_starts_one_that_outlives_it(tmp_path: Path) -
     finally:
         dashboard.run("kill-server")
         dashboard.end_host()
+
+
+def test_attach_never_starts_a_host(tmp_path: Path) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
+    proc = subprocess.run([sys.executable, "-m", "openclaw_tui", "--config", "/dev/null", "attach"], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2 and "no openclaw-tui host is running" in proc.stderr, proc
+    assert not (tmp_path / "host.sock").exists() and not (tmp_path / "serve.log").exists()
