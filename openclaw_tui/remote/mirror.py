@@ -199,7 +199,7 @@ class RemoteHost:
 
     def __init__(self, path: Path | HostClient | None = None, opener: Opener | None = None) -> None:
         given = path if isinstance(path, HostClient) else None
-        self.path = None if given is not None else (path or socket_path())
+        self.path: Path | None = None if isinstance(path, HostClient) else (path or socket_path())
         self._sessions: dict[str, RemoteSession] = {}
         self.bus = EventBus(self._snapshot)
         """The host's events as mirrored here, for this process's frontends."""

@@ -125,6 +125,7 @@ class DashboardApp(App[int]):
         self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
         self.host.start()  # a mirror not yet connected connects now; one started already goes on as it was
         self.bridge = HostBridge(self.host, self)
+        self._header.show_link(self.bridge.link, self.bridge.where)  # before the first frame: no flash of "live"
         self.set_interval(TICK_S, self._sync)
         if self.handle_signals:
             loop = asyncio.get_running_loop()

@@ -30,6 +30,7 @@ class HostBridge:
         self.target = target
         self._list_pending = False
         self._events = ev.OutputCoalescer(self._on_event)
+        self.link, self.where = "live", ""  # the link to the host as last heard (the snapshot says it at once)
         self._unsubscribe: Callable[[], None] | None = host.subscribe(self._events)
 
     def close(self) -> None:
@@ -51,6 +52,7 @@ class HostBridge:
             self.target.post_message(HostGone(event.data.get("why", "")))
             return
         if event.kind == ev.HOST_LINK or (event.kind == ev.SNAPSHOT and "link" in event.data):
+            self.link, self.where = event.data["link"], event.data.get("where", "")
             self.target.post_message(HostLink(event.data["link"], event.data.get("why", ""),
                                               event.data.get("where", "")))
             if event.kind == ev.HOST_LINK:

@@ -93,7 +93,7 @@ def write_scripts(folder: Path | None = None) -> str:
     ensure_private_dir(folder / "build.sh")  # made 0700, or refused when someone else's or open to others
     for name, text in SCRIPTS.items():
         # a new file put in place, never one rewritten: bash reads a running script as it goes
-        fresh = folder / f".{name}.new"
+        fresh = folder / f".{name}.{os.getpid()}.new"  # two dashboards may write at once
         fresh.write_text(text, encoding="utf-8")
         os.replace(fresh, folder / name)
     return str(folder)

@@ -105,8 +105,8 @@ class SummaryHeader(Widget):
     def _right(self, form: int) -> Text:
         """Form 0: where the host serves and what quitting does; 1: shorter; 2: what quitting does alone."""
         running, q = self.counts["running"], self.quit_key
-        quitting = (f"{q}: keep running or end {running}" if form == 0 else f"{q}: keep or end {running}") \
-            if running else f"{q} quits"
+        quitting = (f"{q}: keep running or end {running}", f"{q}: keep or end {running}",
+                    f"{q}: keep/end {running}")[form] if running else f"{q} quits"
         if form == 2:
             return Text(quitting)
         text = Text("attached", style="bold")

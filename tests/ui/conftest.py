@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -57,6 +58,14 @@ def private_runtime_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     folder = tmp_path_factory.mktemp("run")
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
     monkeypatch.delenv("TMUX", raising=False)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def private_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The temporary directory (where the demo writes its scripts) is a folder of the test's own."""
+    folder = tmp_path_factory.mktemp("tmp")
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     return folder
 
 

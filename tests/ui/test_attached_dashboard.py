@@ -101,7 +101,7 @@ async def test_an_attach_to_waiting_sessions_announces_none_and_names_the_socket
         assert not [t for t in toasts(app) if "wait" in t]
         assert f"attached to {sock} · q: keep running or end 2" in header(app)
         await pilot.resize_terminal(*SMALL)
-        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep or end 2"), "the short form at 80 columns")
+        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep/end 2"), "the short form at 80 columns")
         await detach(pilot, app)
     assert all(s.running for s in host.sessions())
 

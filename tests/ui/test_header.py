@@ -19,7 +19,7 @@ async def test_the_header_says_what_quitting_does(host):
         await pilot.resize_terminal(*SIZE)
         await until(pilot, lambda: header(app).rstrip().endswith("attached · q: keep or end 2"), "shorter at 120")
         await pilot.resize_terminal(*SMALL)
-        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep or end 2"), "the short form at 80 columns")
+        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep/end 2"), "the short form at 80 columns")
 
 
 async def test_the_header_reads_apart_and_mutes_zero_counts(app, host):

@@ -127,9 +127,9 @@ class Dashboard(Tmux):
         end_host(self.sock)
 
     def wait_attached(self, timeout: float = 60.0) -> str:
-        """Wait until the dashboard is up and its host answers (the header no longer says it is connecting)."""
-        return self.wait(lambda s: "openclaw-tui" in s and "attached" in s.splitlines()[0]
-                         and "connecting" not in s.splitlines()[0], "the dashboard attached to its host", timeout)
+        """Wait until the dashboard is up, its host answers, and the header no longer says it is connecting."""
+        return self.wait(lambda s: "openclaw-tui" in s and "connecting" not in s.splitlines()[0]
+                         and host_pid(self.sock) is not None, "the dashboard attached to its host", timeout)
 
     def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
         proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
