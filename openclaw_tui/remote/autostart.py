@@ -97,7 +97,7 @@ def host_opener(config_path: str | None, start: bool = True,
                 looked.set_result((where or socket_path(), None))
             else:
                 looked.set_result((socket_path(), spawn_host(socket_path(), config_path)))
-        except BaseException as exc:  # handed to whoever opens the host, as the opener's own failure
+        except BaseException as exc:  # noqa: BLE001  (handed to whoever opens the host, as its failure)
             looked.set_exception(exc)
 
     threading.Thread(target=look, name="openclaw-tui: looking for the host", daemon=True).start()
