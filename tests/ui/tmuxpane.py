@@ -9,10 +9,10 @@ private temporary folder (``TMPDIR``, where the demo writes its scripts) and a p
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import psutil
 
-from openclaw_tui.remote.client import HostClient, NoHost
+from openclaw_tui.remote import protocol as p
 
 
 class Tmux:
@@ -77,16 +77,21 @@ def dashboard_command() -> str:
 
 
 def host_pid(sock: Path) -> int | None:
-    """The pid of the host serving ``sock``, as it says in its hello; None when none serves."""
-
-    async def ask() -> int | None:
+    """The pid of the host serving ``sock``, as it says in its hello; None when none serves. Blocking, with no
+    event loop of its own, so it serves sync tests and benchmarks run from a loop alike."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(30)
         try:
-            async with await HostClient.connect(sock) as client:
-                return int(client.hello["pid"])
-        except NoHost:
+            conn.connect(str(sock))
+        except (FileNotFoundError, ConnectionRefusedError):
             return None
-
-    return asyncio.run(ask())
+        conn.sendall(p.request(1, "hello", {"client": "a test ending its host"}))
+        with conn.makefile("rb") as answers:
+            for line in answers:
+                answer = json.loads(line)
+                if answer.get("id") == 1:
+                    return int(answer["result"]["pid"])
+    return None
 
 
 def end_host(sock: Path, timeout: float = 30.0) -> None:
