@@ -11,9 +11,10 @@ Textual's input thread posts it. Target: p95 <= 50 ms.
 
 P8: idle CPU. The real ``openclaw-tui --demo`` runs in a tmux pane of its own at 120x40 (a real terminal, so
 drawing and writing count); once the demo has settled (three prompts waiting, the deploy failed) the
-dashboard process's CPU time is divided by the wall time, over 30 s. Printed beside it, measured the same way
-in the same run: an empty dashboard, and the demo's sessions on a host with no UI (the host's own share of
-the figure). Target: <= 1% of a core.
+dashboard process's CPU time is divided by the wall time, over 30 s. The dashboard is a client: the host it
+starts is another process, not counted. Printed beside it, measured the same way in the same run: an empty
+dashboard, and the demo's sessions on a host with no UI (the host's own CPU, for comparison). Target: <= 1%
+of a core.
 
 P9: a list of 1000 sessions (real ``sleep`` processes, run on the host rather than in 1000 sandboxes), in a
 fresh interpreter: the time each frame takes (Textual's screen update: layout and paint) while the
@@ -47,6 +48,7 @@ from textual import events
 from openclaw_tui import ToolHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.terminal_view import TerminalView
+from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 SIZE = (200, 60)
 RECEIVER = (
@@ -173,7 +175,8 @@ def dashboard_cpu(seconds: float, demo: bool) -> float:
         after, wall = proc.cpu_times(), time.monotonic() - began
         return (after.user - before.user + after.system - before.system) / wall
     finally:
-        subprocess.run([*tmux, "kill-server"], check=False)
+        subprocess.run([*tmux, "kill-server"], check=False)  # the dashboard detaches; the host it started goes on
+        end_host(folder / "sock" / "host.sock")
         time.sleep(1)
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -186,17 +189,14 @@ async def host_cpu(seconds: float) -> float:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return usage.ru_utime + usage.ru_stime
 
-    folder = write_scripts()
-    try:
-        async with ToolHost(config_path="/dev/null") as host:
-            await start_demo(host, folder)
-            await until(lambda: sum(bool(s.waiting_reason or s.waiting_for_input) for s in host.sessions()) == 3, timeout=60)
-            await asyncio.sleep(2)
-            before, began = cpu(), time.monotonic()
-            await asyncio.sleep(seconds)
-            return (cpu() - before) / (time.monotonic() - began)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    folder = write_scripts()  # the demo's own folder, left in place as the demo leaves it
+    async with ToolHost(config_path="/dev/null") as host:
+        await start_demo(host, folder)
+        await until(lambda: sum(bool(s.waiting_reason or s.waiting_for_input) for s in host.sessions()) == 3, timeout=60)
+        await asyncio.sleep(2)
+        before, began = cpu(), time.monotonic()
+        await asyncio.sleep(seconds)
+        return (cpu() - before) / (time.monotonic() - began)
 
 
 def p8(seconds: float) -> None:
@@ -206,7 +206,7 @@ def p8(seconds: float) -> None:
                                  capture_output=True, text=True, check=True).stdout.split()[-1])
     print(f"P8 idle CPU over {seconds:.0f} s, 120x40 in tmux (CPU time / wall time, % of a core):")
     print(f"P8   empty dashboard            {empty * 100:5.2f}%")
-    print(f"P8   the demo's host, no UI     {alone * 100:5.2f}%   (the host's share of the line below)")
+    print(f"P8   the demo's host, no UI     {alone * 100:5.2f}%   (another process than the dashboard's)")
     print(f"P8 dashboard with the demo:     {demo * 100:5.2f}%   (target <= 1%)")
 
 

@@ -2,11 +2,12 @@
 
 Each surface is a thin layer over the host; this module only parses arguments and hands over.
 
-    openclaw-tui [--demo]        the dashboard, with the host embedded (it also serves the socket)
-    openclaw-tui serve           the host with no UI, for agents, outliving any dashboard
+    openclaw-tui [--demo]        the dashboard on the host serving the socket (one is started in the
+                                 background if none serves; quitting can leave its sessions running)
+    openclaw-tui serve           the host with no UI, for agents and dashboards, outliving them all
     openclaw-tui serve --reexec  the running host re-executes itself on the code installed now
     openclaw-tui --version       this command's version and the serving host's
-    openclaw-tui attach          the dashboard on a running host
+    openclaw-tui attach          the dashboard on a running host (never starts one)
     openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
     openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
                                  (``-`` reads the call from stdin, ``@FILE`` from a file)
@@ -41,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "keeping every session (SIGUSR2 to the host does the same)")
     serve.add_argument("--resume", type=int, metavar="FD", help=argparse.SUPPRESS)  # the new image of a re-exec
     serve.add_argument("--check-resume", metavar="FORMAT", help=argparse.SUPPRESS)  # a re-exec's preflight
-    attach = sub.add_parser("attach", help="open the dashboard on a running host (closing it leaves sessions running)")
+    attach = sub.add_parser("attach", help="open the dashboard on a running host, never starting one")
     attach.add_argument("--node", help="the host of this configured node ([nodes.NAME]), over ssh")
     mcp = sub.add_parser("mcp", help="MCP server on stdio exposing the exec and process tools")
     mcp.add_argument("--agent", help="scope for this agent's sessions (default: the MCP client's name)")
@@ -142,13 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         from .node_commands import run_attach_node
 
         return run_attach_node(args.config, args.node)
-    if args.command == "attach":
-        from .ui import run_attached
-
-        return run_attached(args.config)
     from .ui import run_dashboard
 
-    return run_dashboard(config_path=args.config, demo=args.demo)
+    return run_dashboard(config_path=args.config, demo=args.demo, start=args.command != "attach")
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ async def _attach(config_path: str | None, node: NodeSettings) -> int:
         await link.close()
         print(f"openclaw-tui: node {node.name}: {link.why_not(exc)}", file=sys.stderr)
         return 2
-    app = make_app(host, handle_signals=True, keymap=load_keymap(config_path), attached=True)
+    app = make_app(host, handle_signals=True, keymap=load_keymap(config_path), socket=f"node {node.name}")
 
     async def say_attached(pilot: object) -> None:
         app.notify(f"Attached to node {node.name} over ssh ({node.ssh}); quitting leaves its sessions running.",

@@ -27,6 +27,7 @@ REMOVED = "session-removed"
 NOTIFICATION = "exit-notification"
 JOURNAL = "host-journal"  # whether sessions are saved to disk changed: data {"saving", "problem"}
 HOST_GONE = "host-gone"  # from a mirror of a host in another process (attach) whose connection was lost
+HOST_LINK = "host-link"  # from such a mirror: its link changed, data {"link": connecting|live|reconnecting|gone, "why"}
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ The dashboard is written against :class:`~.views.HostView` and :class:`~.views.S
 on a bus of the mirror's own), its raw-output stream (the terminal view's bytes, subscribed only while
 someone views the session) and on-demand output fetches (the log view, and the recorded inputs, fetched
 again when someone reads them after the host reported new input). Input goes to the host's one input
-path (``session.input``). Closing a ``RemoteHost`` only closes the connection: the sessions keep running
-on the host.
+path (``session.input``). The connection is made again by itself when it drops (a re-exec of the host,
+:mod:`.hostlink`), and the mirror resyncs in place. Closing a ``RemoteHost`` only closes the connection:
+the sessions keep running on the host.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import base64
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from ..core import events as ev
@@ -30,6 +32,10 @@ from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
 from . import protocol as p
 from .client import HostClient
+from .hostlink import GONE, HostLink, Opener
+from .paths import socket_path
+
+SYNC_TIMEOUT_S = 10.0  # a host answers a subscription with its snapshot at once; this is only a backstop
 
 
 def _ms(stamp: str | None) -> int | None:
@@ -144,6 +150,11 @@ class RemoteSession:
         payload = {"sessionId": self.id, "cols": cols, "rows": rows}
         asyncio.ensure_future(self._host.quiet_request("session.resize", payload))
 
+    @property
+    def viewed(self) -> bool:
+        """Someone follows its raw output (subscribed on the host)."""
+        return bool(self._raw_listeners)
+
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         if not self._raw_listeners:
             asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.id, "offset": self.raw.end}))
@@ -177,44 +188,75 @@ class RemoteSession:
 
 
 class RemoteHost:
-    """The dashboard's view of a host in another process (``openclaw-tui attach``)."""
+    """The dashboard's view of a host in another process, on the socket ``path``.
 
-    def __init__(self, client: HostClient) -> None:
-        self.client = client
+    Built unconnected, it connects when started (``opener`` may start a host first); :meth:`connect` gives one
+    connected already. Either way its :class:`~.hostlink.HostLink` makes the connection again whenever it
+    drops, and each new connection resyncs the sessions in place: the same objects under the same ids.
+    Given a ``HostClient`` instead of a path, it mirrors that connection, which its maker subscribes and
+    keeps (a node's ssh bridge): gone when it closes.
+    """
+
+    def __init__(self, path: Path | HostClient | None = None, opener: Opener | None = None) -> None:
+        given = path if isinstance(path, HostClient) else None
+        self.path: Path | None = None if isinstance(path, HostClient) else (path or socket_path())
         self._sessions: dict[str, RemoteSession] = {}
         self.bus = EventBus(self._snapshot)
         """The host's events as mirrored here, for this process's frontends."""
         self._order = 0
         self.ready = asyncio.Event()
+        self._synced = asyncio.Event()
         self.closed = False
         self.journal_status: dict[str, Any] = {"saving": False, "problem": None}  # as the host's events say
-        client.listen(self._on_message)
-        self._watching = asyncio.ensure_future(self._watch_connection())
+        self.link = HostLink(self.path, opener, self._attach, self._link_changed)
+        if given is not None:
+            given.listen(self._on_message)
+            self.link.adopt(given)
 
-    async def _watch_connection(self) -> None:
-        await self.client.closed.wait()
-        if not self.closed:  # the host went away (not our own close): what is shown is no longer live
-            self.bus.publish(Event(ev.HOST_GONE, None, {}))
+    @property
+    def client(self) -> HostClient:
+        """The current connection (a new one after each reconnect)."""
+        if self.link.client is None:
+            raise ConnectionError("not connected to the host yet")
+        return self.link.client
 
     @classmethod
-    async def connect(cls, path: Any = None) -> RemoteHost:
-        host = cls(await HostClient.connect(path, client="openclaw-tui attach"))
-        await host.client.request("events.subscribe")
-        await asyncio.wait_for(host.ready.wait(), 10)
+    async def connect(cls, path: Path | None = None, opener: Opener | None = None) -> RemoteHost:
+        """Connected and synced now (``NoHost`` if nothing serves), then kept connected."""
+        host = cls(path, opener)
+        await host.link.first()
         return host
 
     def start(self) -> None:
-        """Nothing to start: the host runs elsewhere."""
+        """Connect in the background (see :class:`~.hostlink.HostLink`); a no-op once connected."""
+        if self.link.client is None:
+            self.link.start()
 
     async def close(self) -> None:
         """Disconnect; the sessions keep running on the host."""
         self.closed = True
-        self._watching.cancel()
-        await self.client.close()
+        await self.link.close()
+
+    async def _attach(self, client: HostClient) -> None:
+        """A new connection: hear its events, take its snapshot, and follow again the raw output on view."""
+        self._synced.clear()
+        client.listen(self._on_message)
+        await client.request("events.subscribe")
+        await asyncio.wait_for(self._synced.wait(), SYNC_TIMEOUT_S)
+        for s in self._sessions.values():
+            if s.viewed:
+                await self.quiet_request("raw.subscribe", {"sessionId": s.id, "offset": s.raw.end})
+
+    def _link_changed(self, state: str, why: str) -> None:
+        self.path = self.link.path
+        self.bus.publish(Event(ev.HOST_LINK, None, {"link": state, "why": why, "where": str(self.path or "")}))
+        if state == GONE and not self.closed:  # what is shown is no longer live
+            self.bus.publish(Event(ev.HOST_GONE, None, {"why": why}))
 
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
         try:
-            return await self.client.call(call if isinstance(call, str) else dict(call), agent=agent)
+            client = await self.link.ready()
+            return await client.call(call if isinstance(call, str) else dict(call), agent=agent)
         except ConnectionError as exc:
             return failure(f"the host is gone: {exc}", "host-gone")
 
@@ -223,7 +265,7 @@ class RemoteHost:
         payload = {"sessionId": session_id, "data": base64.b64encode(data).decode(), "source": source,
                    "action": action}
         try:
-            r = await self.client.request("session.input", payload)
+            r = await (await self.link.ready()).request("session.input", payload)
         except p.RemoteError as exc:
             raise InputRefused(str(exc), "input-refused") from None
         except ConnectionError as exc:
@@ -237,7 +279,7 @@ class RemoteHost:
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:
             return await self.client.request(method, params)
-        except Exception:  # a session that ended meanwhile; the next event says so
+        except Exception:  # a session that ended meanwhile (the next event says so), or a link being made again
             return None
 
     # -- sessions -------------------------------------------------------------------------------
@@ -255,13 +297,42 @@ class RemoteHost:
         return self.bus.subscribe(listener)
 
     def _snapshot(self) -> Event:
-        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()]})
+        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()], "link": self.link.state,
+                                         "why": self.link.why, "where": str(self.path or "")})
 
     def _add(self, details: dict[str, Any]) -> RemoteSession:
         self._order += 1
         session = RemoteSession(self, details, self._order)
         self._sessions[session.id] = session
         return session
+
+    def _resync(self, listed: list[dict[str, Any]]) -> None:
+        """Take a snapshot: the first fills the mirror; a later one (a new connection) updates it in place,
+        telling of what ended or went while the link was down."""
+        again = self.ready.is_set()
+        ended = []
+        for d in reversed(listed):  # oldest first, so order matches the host's
+            session = self._sessions.get(d["sessionId"])
+            if session is None:
+                self._add(d)
+                continue
+            was_running = session.running
+            session.update(d)
+            session.mark_output()
+            session.mark_inputs()
+            if was_running and not session.running:
+                ended.append(session)
+        gone = set(self._sessions) - {d["sessionId"] for d in listed}
+        for sid in gone:
+            del self._sessions[sid]
+        self.ready.set()
+        self._synced.set()
+        if again:
+            for session in ended:
+                self.bus.publish(Event(ev.EXITED, session.id, session.details()))
+            for sid in gone:
+                self.bus.publish(Event(ev.REMOVED, sid, {}))
+            self.bus.publish(self._snapshot())
 
     def _on_message(self, method: str, params: dict[str, Any]) -> None:
         if method == "raw":
@@ -276,9 +347,7 @@ class RemoteHost:
         if kind in (ev.SNAPSHOT, ev.JOURNAL):
             self.journal_status = dict((data.get("journal") or self.journal_status) if kind == ev.SNAPSHOT else data)
         if kind == ev.SNAPSHOT:
-            for d in reversed(data.get("sessions", [])):  # oldest first, so order matches the host's
-                self._add(d)
-            self.ready.set()
+            self._resync(data.get("sessions", []))
             return
         session = self._sessions.get(sid) if sid else None
         if kind == ev.REMOVED and sid is not None:

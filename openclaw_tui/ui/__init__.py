@@ -1,8 +1,11 @@
 """The Textual dashboard (it imports the core; the core never imports it).
 
-:func:`make_app` is the one way to build the app, used by the CLI and the tests alike;
-:func:`run_dashboard` is what ``openclaw-tui`` runs: the dashboard on the host already serving this user's
-socket (attached, saying so), or else on an embedded host that serves it, with no process left behind.
+:func:`make_app` is the one way to build the app, used by the CLI and the tests alike; :func:`run_dashboard`
+is what ``openclaw-tui`` and ``openclaw-tui attach`` run: the dashboard is always a client of the host
+serving this user's socket, which it starts in the background when none serves (``openclaw-tui`` only).
+The host outlives the dashboard: quitting detaches unless the operator chooses to end the sessions.
+Textual (and the mirror, which brings the core) are imported only once the host is being looked for (and
+started) in a thread, so the two overlap: the first list shows sooner.
 """
 
 from __future__ import annotations
@@ -10,80 +13,75 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .. import ToolHost
-from ..remote.client import NoHost
-from ..remote.mirror import RemoteHost
-from ..remote.paths import find_host, socket_path
-from ..remote.server import HostServer
-from ..remote.views import HostView
-from .app import AttachedDashboardApp, DashboardApp
-from .settings import load_keymap
+from ..remote.autostart import host_opener
 
-__all__ = ["AttachedDashboardApp", "DashboardApp", "make_app", "run_attached", "run_dashboard"]
+if TYPE_CHECKING:
+    from ..remote.mirror import RemoteHost
+    from ..remote.views import HostView
+    from .app import DashboardApp
+
+__all__ = ["DashboardApp", "make_app", "open_host", "run_dashboard"]
 
 
 def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False,
-             keymap: dict[str, str] | None = None, attached: bool = False, server: HostServer | None = None,
-             socket: Path | None = None) -> DashboardApp:
-    """The dashboard on ``host`` (started when the app mounts, closed when it unmounts).
+             keymap: dict[str, str] | None = None, socket: Path | str | None = None) -> DashboardApp:
+    """The dashboard on ``host``; the caller keeps the host's lifetime (the app never closes it).
 
     Args:
-        host: the host to show (this process's, or a :class:`RemoteHost` mirror of another's); the app owns
-            its lifetime from here on.
+        host: the host to show: a :class:`RemoteHost` mirror of the serving host (tests may hand in a host
+            of their own process).
         demo: start the example sessions.
-        handle_signals: SIGTERM/SIGHUP end the sessions and the app (for the real program).
+        handle_signals: SIGTERM/SIGHUP detach and end the app (for the real program).
         keymap: binding id -> key(s), as read by :func:`~.settings.load_keymap`.
-        attached: ``host`` runs in another process; quitting detaches, leaving its sessions running.
-        server: serves the (embedded) host on its Unix socket while the app runs.
-        socket: the socket an attached dashboard reached its host on (named in the header).
+        socket: where the host serves (named in the header; a mirror names it itself once connected).
     """
-    if attached:
-        return AttachedDashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap,
-                                    attached_to=str(socket) if socket else "another process")
-    return DashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap, server=server)
+    from .app import DashboardApp
+
+    return DashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap,
+                        attached_to=str(socket) if socket else None)
 
 
-def run_dashboard(config_path: str | None = None, demo: bool = False) -> int:
-    """The dashboard until the operator quits: on the host already serving (attached: quitting leaves its
-    sessions running), else on an embedded host serving the socket."""
-    serving = find_host()
-    if serving is not None:
-        print(f"openclaw-tui: a host is already serving on {serving}; showing its sessions (attached: "
-              "quitting leaves them running)", file=sys.stderr)
-        return run_attached(config_path, serving, demo=demo, announce=True)
-    host = ToolHost(config_path=config_path)
-    app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path),
-                   server=HostServer(host, socket_path()))
-    try:
-        app.run()
-    finally:
-        app.disarm_watchdog()
-        host.force_kill()  # last resort if the app died before its unmount closed the host
-    return app.return_code or 0
+def __getattr__(name: str) -> Any:
+    if name == "DashboardApp":  # imported when asked for: it brings Textual
+        from .app import DashboardApp
+
+        return DashboardApp
+    raise AttributeError(name)
 
 
-def run_attached(config_path: str | None = None, path: Path | None = None, demo: bool = False,
-                 announce: bool = False) -> int:
-    """The dashboard on the host serving this user's socket (any candidate path, or ``path``); quitting
-    leaves its sessions running. ``announce``: say so in the dashboard too (the operator did not ask to
-    attach)."""
+def open_host(config_path: str | None, start: bool = True) -> RemoteHost:
+    """The dashboard's host: a mirror of the one serving this user's socket, connecting in the background
+    (started first when none serves and ``start``). The one place the dashboard's HostView is built."""
+    opener = host_opener(config_path, start)  # looking starts now, before the imports below
+    from ..remote.mirror import RemoteHost
+
+    return RemoteHost(opener=opener)
+
+
+def run_dashboard(config_path: str | None = None, demo: bool = False, start: bool = True) -> int:
+    """The dashboard until the operator quits or detaches. Nothing is waited for before the first frame:
+    the host is looked for (and started) while the app starts, and the header says so until it answers."""
 
     async def main() -> int:
-        where = path or await asyncio.to_thread(find_host) or socket_path()
+        host = open_host(config_path, start)
+        if start:
+            host.start()
+        else:  # `attach` asks for a host that runs: say at once when none does
+            try:
+                await host.link.first()
+            except (ConnectionError, OSError) as exc:
+                print(f"openclaw-tui: {exc}", file=sys.stderr)
+                return 2
+        from .settings import load_keymap
+
+        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
         try:
-            host = await RemoteHost.connect(where)
-        except NoHost as exc:
-            print(f"openclaw-tui: {exc}", file=sys.stderr)
-            return 2
-        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True,
-                       socket=where)
-
-        async def say_attached(_pilot: object) -> None:
-            app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",
-                       title="Attached", timeout=8)
-
-        await app.run_async(auto_pilot=say_attached if announce else None)
+            await app.run_async()
+        finally:
+            app.disarm_watchdog()
+            await host.close()
         return app.return_code or 0
 
     return asyncio.run(main())

@@ -1,20 +1,19 @@
 """The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
-The app is given its host, as a :class:`~openclaw_tui.remote.views.HostView` (the one in this process or a
-mirror of one in another), and owns its lifetime on the app's loop: it starts the host when mounted and
-closes it when unmounted (an embedded host ends every session and waits until their process groups are
-gone), so no process outlives the dashboard. Host events arrive through :class:`~.bridge.HostBridge` as
+The app is given its host, as a :class:`~openclaw_tui.remote.views.HostView` (a mirror of the host serving
+the socket, or in tests one in this process), and never owns its lifetime: the sessions are the host's,
+and leaving the dashboard only stops watching them. Quitting while sessions run asks whether to keep them
+running (detach) or end them (:mod:`.dialogs.quit`); a hang-up or SIGTERM detaches. Host events arrive through :class:`~.bridge.HostBridge` as
 messages (:mod:`.messages`; waiting changes, by the idle rule or the kernel's evidence, come as list
 changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
-line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. Attached to a host in another
-process (``openclaw-tui attach``, :class:`AttachedDashboardApp`), quitting only detaches.
+line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. The header says how the link
+to the host stands (reconnecting after a re-exec of the host, gone for good).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
 import threading
 from collections.abc import Sequence
@@ -27,16 +26,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from ..remote.server import AlreadyServing, HostServer
 from ..remote.views import HostView, SessionView
 from .announce import Announcer
 from .bridge import HostBridge
 from .demo import start_demo, write_scripts
-from .dialogs import ConfirmDialog, NewCommandDialog
+from .dialogs import NewCommandDialog, QuitDialog
 from .footer import DashboardFooter
 from .header import SummaryHeader
 from .help import HelpDialog, app_bindings, keys_of
-from .messages import HostGone, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostGone, HostLink, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
 from .sessions.rows import counts
 from .sessions.workspace import Workspace
@@ -51,13 +49,11 @@ class DashboardApp(App[int]):
     """The ``openclaw-tui`` dashboard.
 
     Args:
-        host: the host whose sessions are shown; started on mount and closed on unmount.
+        host: the host whose sessions are shown (started on mount if it was not; never closed here).
         demo: start the example sessions of :mod:`.demo` once mounted.
-        handle_signals: end sessions and exit on SIGTERM/SIGHUP (for the real program, not tests).
+        handle_signals: detach and exit on SIGTERM/SIGHUP (for the real program, not tests).
         keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
-        attached_to: the socket of the host in another process (``openclaw-tui attach``), shown in the header.
-        server: the embedded host's socket server, started once mounted, so agents and other dashboards
-            reach it.
+        attached_to: where the host serves (its socket), shown in the header.
     """
 
     CSS_PATH = "app.tcss"
@@ -69,14 +65,11 @@ class DashboardApp(App[int]):
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
     ]
-    attached = False
 
     def __init__(self, host: HostView, demo: bool = False, handle_signals: bool = False,
-                 keymap: dict[str, str] | None = None, attached_to: str | None = None,
-                 server: HostServer | None = None) -> None:
+                 keymap: dict[str, str] | None = None, attached_to: str | None = None) -> None:
         super().__init__()
         self.attached_to = attached_to
-        self._server = server
         self.user_keymap = keymap or {}
         self.host = host
         self.demo = demo
@@ -84,11 +77,11 @@ class DashboardApp(App[int]):
         self.bridge: HostBridge | None = None
         self.announcer = Announcer(self._post_notice, self._notice_showing)
         self._quitting = False
+        self._said_gone = False
         self._released = False
         self._terminal: TerminalView | None = None
         self._workspace: Workspace | None = None
         self._header: SummaryHeader | None = None
-        self._demo_folder: str | None = None
         self._watchdog: threading.Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -130,19 +123,24 @@ class DashboardApp(App[int]):
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
         self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
-        self.host.start()
-        if self._server is not None:
-            await self._serve(self._server)
+        self.host.start()  # a mirror not yet connected connects now; one started already goes on as it was
         self.bridge = HostBridge(self.host, self)
+        self._header.show_link(self.bridge.link, self.bridge.where)  # before the first frame: no flash of "live"
         self.set_interval(TICK_S, self._sync)
         if self.handle_signals:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(sig, self._on_terminate_signal, sig)
         if self.demo:
-            self._demo_folder = write_scripts()
-            self.run_worker(start_demo(self.host, self._demo_folder, self.announcer.expect_wait, self._demo_refused),
-                            group="demo")
+            self.run_worker(self._start_demo(), group="demo")
+
+    async def _start_demo(self) -> None:
+        try:
+            folder = await asyncio.to_thread(write_scripts)
+        except OSError as exc:
+            self._demo_refused(f"cannot write the demo's scripts: {exc}")
+            return
+        await start_demo(self.host, folder, self.announcer.expect_wait, self._demo_refused)
 
     def _demo_refused(self, why: str) -> None:
         self.notify(why, title="Demo", severity="error", markup=False)
@@ -151,8 +149,8 @@ class DashboardApp(App[int]):
         await self._release()
 
     async def _release(self) -> None:
-        """Stop serving, close the host (embedded: ends every session; attached: only disconnects), remove the
-        demo's folder. Once, from whichever comes first: the unmount or a terminating signal."""
+        """Stop hearing the host and the signals; the host and its sessions go on. Once, from whichever comes
+        first: the unmount or a terminating signal."""
         if self._released:
             return
         self._released = True
@@ -162,20 +160,6 @@ class DashboardApp(App[int]):
                 loop.remove_signal_handler(sig)
         if self.bridge is not None:
             self.bridge.close()
-        if self._server is not None:
-            await self._server.close()
-        await self.host.close()
-        if self._demo_folder is not None:
-            shutil.rmtree(self._demo_folder, ignore_errors=True)
-
-    async def _serve(self, server: HostServer) -> None:
-        """Serve the embedded host on the socket, so agents (MCP, call) and ``attach`` see these sessions."""
-        try:
-            await server.start()
-        except (AlreadyServing, OSError) as exc:
-            self._server = None
-            self.notify(f"Not serving the socket: {exc}", title="Socket", severity="warning", timeout=10,
-                        markup=False)
 
     # -- notices --------------------------------------------------------------------------------
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -213,14 +197,28 @@ class DashboardApp(App[int]):
         if self.shown:
             self.workspace.view.output_arrived(message.session_id)
 
+    def on_host_link(self, message: HostLink) -> None:
+        """The link to the host changed (connecting, live, reconnecting, gone): the header shows it."""
+        if self.shown:
+            self.header.show_link(message.link, message.where)
+            self._sync()
+            if message.link == "gone":  # also when it went before the app was there to hear it
+                self._say_gone(message.why)
+
     def on_host_gone(self, message: HostGone) -> None:
-        """An attached dashboard lost its host: say so once, and in the header for as long as it shows."""
-        if not self.shown:
+        if self.shown:
+            self._say_gone(message.why)
+
+    def _say_gone(self, why: str) -> None:
+        """The host went away for good (or never came): say so once, and in the header for as long as it shows."""
+        if self._said_gone:
             return
-        self.header.set_host_gone()
+        self._said_gone = True
+        self.header.show_link("gone")
         self._sync()
-        self.notify(f"The host went away: the sessions shown are no longer live, and actions fail. Detach "
-                    f"({self.header.quit_key}) and attach again once a host runs.", title="Host gone",
+        why = f" ({why})" if why else ""
+        self.notify(f"The host went away{why}: the sessions shown are no longer live, and actions fail. Quit "
+                    f"({self.header.quit_key}) and run openclaw-tui again to start one.", title="Host gone",
                     severity="error", markup=False)
 
     def on_session_exited(self, message: SessionExited) -> None:
@@ -281,26 +279,44 @@ class DashboardApp(App[int]):
             self.workspace.show_new(sid, type_into=foreground and bool(params.get("pty")))
 
     async def action_quit(self) -> None:
+        """Quit at once when nothing runs; else ask: keep the sessions running (detach), end them, or stay."""
         running = [s for s in self.host.sessions() if s.running]
         if not running:
             self.exit(0)
             return
 
-        async def answer(yes: bool | None) -> None:
-            if yes:
-                self.run_worker(self._shutdown_sessions(len(running)), group="quit", exclusive=True)
+        def answer(choice: str | None) -> None:
+            if choice == "detach":
+                self.exit(0)
+            elif choice == "end":
+                self.run_worker(self._end_sessions([s.id for s in running]), group="quit", exclusive=True)
 
         ids = ", ".join(s.id for s in running[:QUIT_IDS_LISTED])
         more = f" and {len(running) - QUIT_IDS_LISTED} more" if len(running) > QUIT_IDS_LISTED else ""
-        self.push_screen(ConfirmDialog(f"{len(running)} session{'s' if len(running) != 1 else ''} still running: "
-                                       f"{ids}{more}.\nQuitting ends them all. Quit?", yes="Quit", title="Quit"),
-                         answer)
+        self.push_screen(QuitDialog(f"{len(running)} session{'s' if len(running) != 1 else ''} still running: "
+                                    f"{ids}{more}.\nKeep them running on the host (detach), or end them?"), answer)
+
+    async def _end_sessions(self, ids: list[str]) -> None:
+        """End each session as ``process kill`` does (its whole process group, the end confirmed), then quit;
+        if any could not be ended, say which and why, and stay."""
+        self._quitting = True
+        self.notify(f"Ending {len(ids)} session{'s' if len(ids) != 1 else ''}…", title="Quitting")
+        results = await asyncio.gather(*(self.host.call({"tool": "process", "action": "kill", "sessionId": sid},
+                                                        agent=None) for sid in ids))
+        failed = [r["text"] for r in results
+                  if r["details"].get("status") == "failed" and r["details"].get("failureKind") != "not-running"]
+        if failed:
+            self._quitting = False
+            self.notify("Not every session could be ended: " + " ".join(failed), title="Quit", severity="error",
+                        markup=False)
+            return
+        self.exit(0)
 
     def _on_terminate_signal(self, sig: int = signal.SIGTERM) -> None:
         self.run_worker(self._terminate(hung_up=sig == signal.SIGHUP), group="quit", exclusive=True)
 
     async def _terminate(self, hung_up: bool = False) -> None:
-        """SIGTERM/SIGHUP: end every session (attached: disconnect), release everything, then exit.
+        """SIGTERM/SIGHUP: detach (the sessions keep running with their host), release everything, then exit.
 
         Everything the dashboard holds is released before the exit starts. After a hang-up the terminal is
         gone and there is nothing to restore on it; Textual's shutdown would block writing to it, so the
@@ -320,24 +336,3 @@ class DashboardApp(App[int]):
         """The app returned from ``run()``: the exit watchdog of :meth:`_terminate` is not needed."""
         if self._watchdog is not None:
             self._watchdog.cancel()
-
-    async def _shutdown_sessions(self, count: int) -> None:
-        self._quitting = True
-        self.notify(f"Ending {count} session{'s' if count != 1 else ''}…", title="Quitting")
-        await self.host.close()
-        self.exit(0)
-
-
-class AttachedDashboardApp(DashboardApp):
-    """The dashboard on a host in another process: its header says so, and ``q`` detaches at once, leaving
-    every session running with its host."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Detach", id="quit"),
-        Binding("ctrl+q", "quit", "Detach", id="quit-ctrl", show=False),
-    ]
-    attached = True
-
-    async def action_quit(self) -> None:
-        self.exit(0)
-

@@ -17,7 +17,7 @@ from textual.message_pump import MessagePump
 
 from ..core import events as ev
 from ..remote.views import HostView
-from .messages import HostGone, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostGone, HostLink, SessionExited, SessionOutput, SessionsChanged
 
 _LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED})
 
@@ -30,6 +30,7 @@ class HostBridge:
         self.target = target
         self._list_pending = False
         self._events = ev.OutputCoalescer(self._on_event)
+        self.link, self.where = "live", ""  # the link to the host as last heard (the snapshot says it at once)
         self._unsubscribe: Callable[[], None] | None = host.subscribe(self._events)
 
     def close(self) -> None:
@@ -48,8 +49,14 @@ class HostBridge:
     def _on_event(self, event: ev.Event) -> None:
         sid = event.session_id
         if event.kind == ev.HOST_GONE:
-            self.target.post_message(HostGone())
+            self.target.post_message(HostGone(event.data.get("why", "")))
             return
+        if event.kind == ev.HOST_LINK or (event.kind == ev.SNAPSHOT and "link" in event.data):
+            self.link, self.where = event.data["link"], event.data.get("where", "")
+            self.target.post_message(HostLink(event.data["link"], event.data.get("why", ""),
+                                              event.data.get("where", "")))
+            if event.kind == ev.HOST_LINK:
+                return
         if event.kind == ev.OUTPUT and sid is not None:
             self.target.post_message(SessionOutput(sid))
             return

@@ -4,7 +4,10 @@ Each is a real command started through the ``exec`` tool under the agent name ``
 agent would start it: a build-like log on pipes (with warnings on stderr) that runs about a minute, a
 ``y/N`` question and a password prompt (``getpass``) waiting in PTYs, a Python REPL, a deploy job that
 fails, and a full-screen program (``top`` when installed, else a small curses clock). The scripts are
-written to a temporary folder so the session list shows readable names (``bash build.sh``).
+written to a folder so the session list shows readable names (``bash build.sh``): one per user in the
+temporary directory (``$TMPDIR/openclaw-tui-demo-<uid>``, where sandboxed runs can see it; the state
+directory is hidden from them), written afresh by each ``--demo`` and left in place, since demo sessions
+kept running when the dashboard detaches still run from it (a few small files, for the system to clean).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
+from ..remote.paths import ensure_private_dir
 from ..remote.views import HostView
 
 AGENT = "demo"
@@ -77,12 +82,21 @@ def demo_calls(folder: str) -> list[dict[str, object]]:
     ]
 
 
-def write_scripts() -> str:
-    folder = tempfile.mkdtemp(prefix="openclaw-demo-")
+def demo_folder() -> Path:
+    """Where the demo's scripts live: a folder of this user's in the temporary directory."""
+    return Path(tempfile.gettempdir()) / f"openclaw-tui-demo-{os.getuid()}"
+
+
+def write_scripts(folder: Path | None = None) -> str:
+    """Write the scripts (again) to ``folder`` (default :func:`demo_folder`) and return its path."""
+    folder = folder or demo_folder()
+    ensure_private_dir(folder / "build.sh")  # made 0700, or refused when someone else's or open to others
     for name, text in SCRIPTS.items():
-        with open(os.path.join(folder, name), "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return folder
+        # a new file put in place, never one rewritten: bash reads a running script as it goes
+        fresh = folder / f".{name}.{os.getpid()}.new"  # two dashboards may write at once
+        fresh.write_text(text, encoding="utf-8")
+        os.replace(fresh, folder / name)
+    return str(folder)
 
 
 async def start_demo(host: HostView, folder: str, on_started: Callable[[list[str]], None] | None = None,

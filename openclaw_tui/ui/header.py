@@ -2,9 +2,9 @@
 
 Waiting sessions are the ones a person should look at first, so a non-zero waiting count is coloured like
 their rows and a zero one is muted. The counts are separated by ``·`` so they read apart in any copy of
-the screen. The right end says whose sessions these are: an attached dashboard names its host's socket
-and that quitting detaches; an embedded one says how many sessions quitting ends. Narrow terminals get the
-short forms. No clock here: a ticking clock would make every screenshot different. Blanks never lead a run
+the screen. After the title, a mark says when the link to the host is not live (connecting, reconnecting,
+gone). The right end names the host's socket and says what quitting does: with nothing running it just
+quits; else it asks whether to keep the sessions running or end them. Narrow terminals get the short forms. No clock here: a ticking clock would make every screenshot different. Blanks never lead a run
 of text (an SVG renderer drops those, and the line's parts would move in the README's screenshots): a blank
 before text is a span of its own, and the padding before the right end trails the counts.
 """
@@ -19,7 +19,12 @@ from textual.widget import Widget
 MUTED = "dim"
 WAITING = "bold black on #ffaf00"
 TITLE = Style(bold=True, reverse=True)
-BLANK = Style(meta={"blank": True})  # shows as a space does; only keeps the blank apart from the text after it
+BLANK = Style(meta={"blank": True})
+LINK_MARKS = {  # the link to the host, when it is not live: the long form and the short, and their colours
+    "connecting": ("connecting… ", "connecting ", "bold black on #5fafff"),
+    "reconnecting": ("reconnecting to the host… ", "reconnecting ", "bold black on #ffaf00"),
+    "gone": ("host gone: not live ", "host gone ", "bold white on red"),
+}  # shows as a space does; only keeps the blank apart from the text after it
 
 
 class SummaryHeader(Widget):
@@ -29,7 +34,7 @@ class SummaryHeader(Widget):
     def __init__(self, *, attached_to: str | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.attached_to = attached_to
-        self.host_gone = False  # attached, and the host went away: the counts are the last ones known
+        self.link = "live"  # connecting, live, reconnecting or gone (the counts are then the last ones known)
         self.journal_problem: str | None = None  # why the host's sessions are not being saved to disk
         self.quit_key = "q"  # as bound now (the keymap may remap it)
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
@@ -47,9 +52,11 @@ class SummaryHeader(Widget):
         self.refresh()
         return True
 
-    def set_host_gone(self) -> None:
-        self.host_gone = True
-        self.refresh()
+    def show_link(self, link: str, where: str = "") -> None:
+        if link != self.link or (where and where != self.attached_to):
+            self.link = link
+            self.attached_to = where or self.attached_to
+            self.refresh()
 
     def render(self) -> Text:
         width = self.size.width
@@ -61,16 +68,19 @@ class SummaryHeader(Widget):
 
     def line(self, counts_form: int = 0, right_form: int = 0) -> Text:
         """The whole line: counts in form 0 (words), 1 or 2 (shortest); the right part in form 0 (all), 1, 2
-        or 3 (none), right-aligned to the widget's width."""
+        or 3 (none), right-aligned to the widget's width (see :meth:`_right`)."""
         c = self.counts
         words = (("running", "waiting for input", "finished", "failed"), ("running", "waiting", "finished", "failed"),
                  ("run", "wait", "done", "failed"))[counts_form]
         text = Text()
         text.append(" ", style=TITLE + BLANK)
         text.append("openclaw-tui ", style=TITLE)
-        if self.host_gone:
+        if self.link != "live":
             text.append(" ", style=BLANK)
-            text.append(" host gone: not live (q, then attach again) ", style="bold white on red")
+            long, short, colours = LINK_MARKS[self.link]
+            style = Style.parse(colours)
+            text.append(" ", style=style + BLANK)
+            text.append(short if counts_form else long, style=style)
         if self.journal_problem:
             text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
@@ -93,12 +103,14 @@ class SummaryHeader(Widget):
         return text
 
     def _right(self, form: int) -> Text:
-        if self.attached_to is not None:
-            where = (f" to {self.attached_to}", "", "")[form]
-            detaches = (f" · {self.quit_key} detaches", f" · {self.quit_key} detaches", "")[form]
-            return Text.assemble(("attached", "bold"), where, detaches)
-        running = self.counts["running"]
-        ends = f"{self.quit_key} ends {running} session{'s' if running != 1 else ''}"
-        if not running:
-            return Text(("embedded host", "", "")[form], style=MUTED)
-        return Text((f"embedded host · {ends}", ends, f"{self.quit_key} ends {running}")[form], style=MUTED)
+        """Form 0: where the host serves and what quitting does; 1: shorter; 2: what quitting does alone."""
+        running, q = self.counts["running"], self.quit_key
+        quitting = (f"{q}: keep running or end {running}", f"{q}: keep or end {running}",
+                    f"{q}: keep/end {running}")[form] if running else f"{q} quits"
+        if form == 2:
+            return Text(quitting)
+        text = Text("attached", style="bold")
+        for part in ([f"to {self.attached_to}"] if self.attached_to and form == 0 else []) + [f"· {quitting}"]:
+            text.append(" ", style=BLANK)
+            text.append(part)
+        return text

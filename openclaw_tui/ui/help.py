@@ -58,7 +58,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
     ]),
     ("Dashboard", [
         (DOMNode, "help", "this help"),
-        (DOMNode, "quit", "quit: ends the sessions, after confirmation"),
+        (DOMNode, "quit", "quit: with sessions running, asks whether to keep them running or end them"),
     ]),
 ]
 
@@ -85,8 +85,6 @@ class HelpDialog(Dialog[None]):
             text.append(f"{title}\n", style="bold")
             for owner, binding_id, what in entries:
                 source = app_bindings(self.app, binding_id) if owner is DOMNode else owner.BINDINGS
-                if binding_id == "quit" and getattr(self.app, "attached", False):
-                    what = "detach: the sessions keep running with their host"
                 self._line(text, keys_of(self.app, source, binding_id), what)
             text.append("\n")
         text.append("Also\n", style="bold")
@@ -104,7 +102,7 @@ class HelpDialog(Dialog[None]):
 
 
 def app_bindings(app: App[Any], binding_id: str) -> list[BindingType]:
-    """The app's bindings that define ``binding_id``, the most derived class first (attached redefines quit)."""
+    """The app's bindings that define ``binding_id``, the most derived class first."""
     for cls in type(app).__mro__:
         bindings = cls.__dict__.get("BINDINGS", [])
         if any(isinstance(b, Binding) and b.id == binding_id for b in bindings):

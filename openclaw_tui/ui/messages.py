@@ -44,4 +44,16 @@ class SessionExited(Message):
 
 @dataclass
 class HostGone(Message):
-    """The host of an attached dashboard went away: the sessions shown are no longer live."""
+    """The host went away for good: the sessions shown are no longer live; ``why`` says how it was found."""
+
+    why: str = ""
+
+
+@dataclass
+class HostLink(Message):
+    """The connection to the host changed: ``link`` is connecting, live, reconnecting or gone; ``where`` is
+    its socket, once known."""
+
+    link: str
+    why: str = ""
+    where: str = ""

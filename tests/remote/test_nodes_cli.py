@@ -176,7 +176,10 @@ async def test_attach_node_shows_the_nodes_sessions_in_a_real_terminal(rig: SshR
         assert "Attached to node a" in screen or "alice" in screen
         await asyncio.to_thread(tmux.wait, lambda s: "node-a-says-hi" in s, "the session's output",
                                 retry=lambda: tmux.keys("Enter"))
-        tmux.keys("q")  # attached: quitting detaches
+        tmux.keys("q")  # a session runs: quitting asks; keeping it running detaches
+        await asyncio.to_thread(tmux.wait, lambda s: "Keep running (d)" in s, "the quit question",
+                                retry=lambda: tmux.keys("q"))
+        tmux.keys("d")
         await asyncio.to_thread(tmux.wait_closed)
         res = await node.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="alice")
         assert res["details"]["status"] == "running"  # still running on the node

@@ -102,18 +102,30 @@ async def test_an_mcp_server_reconnects_by_itself_retries_a_read_and_fails_a_run
         assert "gone" not in text(listed) and {quiet, later} <= {s["sessionId"] for s in listed.structured_content["sessions"]}
 
 
-async def test_an_attached_dashboards_view_says_the_host_went_away_and_fails_calls_cleanly(serve) -> None:
-    # Reconnecting a dashboard is the dashboard's own work; through a re-exec it must at least not break.
-    sid = await serve.bg("read x", pty=True)
+async def test_an_attached_dashboards_view_reconnects_resyncs_and_takes_input_after(serve) -> None:
+    sid = await serve.bg("read x; echo got $x", pty=True)
     remote = await RemoteHost.connect(serve.sock)
-    heard: list[str] = []
-    remote.subscribe(lambda event: heard.append(event.kind))
+    heard: list[tuple[str, str]] = []
+    remote.subscribe(lambda event: heard.append((event.kind, event.data.get("link", ""))))
     try:
-        assert remote.session(sid) is not None
+        session = remote.session(sid)
+        assert session is not None
+        seen: list[int] = []
+        remove = session.add_raw_listener(lambda: seen.append(session.raw.end))  # a terminal view follows it
         await serve.reexeced()
-        await wait_for(lambda: ev.HOST_GONE in heard, 30, "the view to hear its host went away")
+        await wait_for(lambda: (ev.HOST_LINK, "reconnecting") in heard, 30, "the view to hear the link dropped")
+        await wait_for(lambda: (ev.HOST_LINK, "live") in heard, 30, "the view to reconnect by itself")
+        assert ev.HOST_GONE not in {kind for kind, _ in heard}
+        assert remote.session(sid) is session and session.running  # the same object, resynced in place
         r = await remote.call({"tool": "process", "action": "list"})
-        assert r["details"]["failureKind"] == "host-gone", r
+        assert [s["sessionId"] for s in r["details"]["sessions"]] == [sid], r
+        before = len(seen)
+        await remote.send_input(sid, b"yes\r", "operator", "type")  # typing works after
+        ended = await serve.ended(sid)
+        assert ended["exitCode"] == 0 and "got yes" in await serve.log(sid)
+        await wait_for(lambda: len(seen) > before and b"got yes" in session.raw.tail(4096)[1], 30,
+                       "the raw stream followed again on the new connection")
+        await wait_for(lambda: not session.running, 30, "the exit mirrored")
+        remove()
     finally:
         await remote.close()
-    assert (await serve.call({"tool": "process", "action": "list"}))["details"]["sessions"][0]["sessionId"] == sid

@@ -1,8 +1,10 @@
 """Fixtures for dashboard tests: a real host, the app built by ``make_app``, and condition waits.
 
-Every app closes its host when it unmounts (ending its sessions), and the ``host`` fixture closes it
-again afterwards, within a deadline (:mod:`tests.hosting`), in case a test failed before the app ran, so
-the suite's no-orphans guard holds and a broken kill fails the test instead of hanging the run. Apps run
+No app closes its host (the dashboard is a client: its host outlives it), so the ``host`` fixture closes
+it afterwards, within a deadline (:mod:`tests.hosting`), so the suite's no-orphans guard holds and a broken
+kill fails the test instead of hanging the run; :class:`ClosingApp` does it on unmount for tests that run
+the app on a loop of its own (snapshots). ``remote`` is a mirror of the ``served`` host, as the real
+dashboard holds one. Apps run
 through :func:`run`, which hears every message the app handles (Textual's ``message_hook``): tests read
 the notices shown from there. Text cursors never blink here (:mod:`.steady`), and snapshot helpers freeze
 what changes by itself: runtimes, clock times and session ids.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,8 +27,11 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from openclaw_tui import ToolHost
+from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.remote.server import HostServer
 from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui import app as ui_app
+from openclaw_tui.ui.dialogs import QuitDialog
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionsChanged
 from openclaw_tui.ui.notices import NoticeLine
@@ -52,6 +58,14 @@ def private_runtime_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: p
     folder = tmp_path_factory.mktemp("run")
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(folder))
     monkeypatch.delenv("TMUX", raising=False)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def private_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The temporary directory (where the demo writes its scripts) is a folder of the test's own."""
+    folder = tmp_path_factory.mktemp("tmp")
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
     return folder
 
 
@@ -86,6 +100,27 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
     finally:
         await server.close()
         await close_within(host)
+
+
+@pytest.fixture
+async def remote(served: tuple[ToolHost, Path]) -> AsyncIterator[RemoteHost]:
+    """A mirror of the ``served`` host, as the dashboard holds one; disconnected afterwards."""
+    mirror = await RemoteHost.connect(served[1])
+    try:
+        yield mirror
+    finally:
+        await mirror.close()
+
+
+class ClosingApp(DashboardApp):
+    """The dashboard on a host of the test's own that it closes when it unmounts: for tests that run the app
+    on a loop of its own (``snap_compare``), where no fixture can close the host after it."""
+
+    CSS_PATH = str(Path(ui_app.__file__).with_name("app.tcss"))  # Textual reads it beside the class's module
+
+    async def on_unmount(self) -> None:
+        await super().on_unmount()
+        await close_within(self.host)  # type: ignore[arg-type]  # always a ToolHost here
 
 
 A = TypeVar("A", bound=App[Any])
@@ -129,6 +164,15 @@ async def start(host: ToolHost, command: str, agent: str | None = None, **params
                           agent=agent)
     assert res["details"]["status"] == "running", res
     return str(res["details"]["sessionId"])
+
+
+async def detach(pilot: Pilot[Any], app: DashboardApp) -> None:
+    """Quit, keeping any running sessions running (the quit question's first answer)."""
+    await pilot.press("q")
+    await until(pilot, lambda: not app.is_running or isinstance(app.screen, QuitDialog), "quitting or the question")
+    if app.is_running:
+        await pilot.press("d")
+    await until(pilot, lambda: not app.is_running, "the app to quit")
 
 
 def screen_text(app: DashboardApp) -> str:

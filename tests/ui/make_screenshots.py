@@ -43,7 +43,7 @@ async def demo_screenshot(path: Path) -> None:
 
     host = ToolHost(config_path="/dev/null")
     with steady_cursors():
-        app = make_app(host, demo=True)
+        app = make_app(host, demo=True, socket="/run/user/1000/openclaw-tui/host.sock")  # as a user's would read
         async with app.run_test(size=DEMO_SIZE) as pilot:
             header = app.query_one(SummaryHeader)
             await wait_for(lambda: header.counts["waiting"] == 3 and header.counts["failed"] == 1, 60,

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from openclaw_tui.ui import make_app
 from openclaw_tui.ui.header import SummaryHeader
 
 from .conftest import SIZE, SMALL, drawn, header, run, selected, start, until
 
 
-async def test_an_embedded_dashboard_says_how_many_sessions_quitting_ends(app, host):
-    async with run(app, SIZE) as pilot:
+async def test_the_header_says_what_quitting_does(host):
+    app = make_app(host, socket="/run/user/1000/openclaw-tui/host.sock")
+    async with run(app, (160, 36)) as pilot:
+        await until(pilot, lambda: header(app).rstrip().endswith(
+            "attached to /run/user/1000/openclaw-tui/host.sock · q quits"), "nothing running: q quits")
         for _ in range(2):
             await start(host, "sleep 60")
-        await until(pilot, lambda: "q ends 2 sessions" in header(app), "the header saying what quitting ends")
+        await until(pilot, lambda: "q: keep running or end 2" in header(app), "the header saying what quitting asks")
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: header(app).rstrip().endswith("attached · q: keep or end 2"), "shorter at 120")
         await pilot.resize_terminal(*SMALL)
-        await until(pilot, lambda: "q ends 2" in header(app), "the short form at 80 columns")
+        await until(pilot, lambda: header(app).rstrip().endswith(" q: keep/end 2"), "the short form at 80 columns")
 
 
 async def test_the_header_reads_apart_and_mutes_zero_counts(app, host):

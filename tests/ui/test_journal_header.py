@@ -1,4 +1,4 @@
-"""The header says when the host's sessions are not being saved to disk: embedded, and attached."""
+"""The header says when the host's sessions are not being saved to disk: on a host in this process, and mirrored."""
 
 from __future__ import annotations
 
@@ -19,9 +19,12 @@ def unusable_host(tmp_path: Path) -> ToolHost:
     return ToolHost(settings=Settings(state_dir=str(tmp_path / "state")))
 
 
-async def test_an_embedded_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
+async def test_the_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
     host = unusable_host(tmp_path)
-    app = make_app(host, server=HostServer(host, tmp_path / "run" / "host.sock"))
+    host.start()
+    server = HostServer(host, tmp_path / "run" / "host.sock")
+    await server.start()
+    app = make_app(host)
     try:
         async with run(app) as pilot:
             await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
@@ -29,6 +32,7 @@ async def test_an_embedded_dashboard_marks_the_header_and_says_why(tmp_path) -> 
             assert app.header.journal_problem.startswith("journal off: cannot use state directory")
             assert f"Journal: Sessions are not being saved to disk: {app.header.journal_problem}" in toasts(app)
     finally:
+        await server.close()
         await host.close()
 
 
@@ -41,11 +45,14 @@ async def test_an_attached_dashboard_marks_the_header_too(tmp_path) -> None:
         assert host.restored is not None
         await host.restored
         remote = await RemoteHost.connect(tmp_path / "run" / "host.sock")
-        app = make_app(remote, attached=True, socket=tmp_path / "run" / "host.sock")
-        async with run(app) as pilot:
-            await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
-            assert app.header.journal_problem == host.journal_status["problem"]
-            assert "not saved" in header(app)
+        app = make_app(remote)
+        try:
+            async with run(app) as pilot:
+                await until(pilot, lambda: app.header.journal_problem, "the journal's problem in the header")
+                assert app.header.journal_problem == host.journal_status["problem"]
+                assert "not saved" in header(app)
+        finally:
+            await remote.close()
     finally:
         await server.close()
         await host.close()

@@ -12,6 +12,8 @@ import pytest
 from textual.message import Message
 
 from openclaw_tui.ui import make_app
+from openclaw_tui.ui.demo import demo_folder
+from openclaw_tui.ui.dialogs import QuitDialog
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.sessions.workspace import Workspace
@@ -19,30 +21,39 @@ from openclaw_tui.ui.sessions.workspace import Workspace
 from .conftest import SIZE, heard, run, start, until
 
 
-async def test_demo_starts_the_example_sessions_and_quitting_ends_them(host):
+async def test_demo_starts_the_example_sessions_and_quitting_can_end_them(host):
     app = make_app(host, demo=True)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: len(host.sessions()) == 6, "the six demo sessions")
         sessions = host.sessions()
         assert {s.agent for s in sessions} == {"demo"}
         assert sorted(s.pty for s in sessions) == [False, False, True, True, True, True]
+        assert {s.cwd for s in sessions} == {str(demo_folder())}
         await until(pilot, lambda: any(s.waiting_reason == "password-prompt" or s.waiting_for_input for s in sessions),
                     "a demo prompt waiting")
-    assert host.closed and not any(s.running for s in sessions)
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, QuitDialog), "the quit question")
+        await pilot.press("e")
+        await until(pilot, lambda: not app.is_running, "the app to quit once they ended", timeout=30)
+    assert not any(s.running for s in sessions) and not host.closed
+    assert (demo_folder() / "build.sh").exists()  # left for demo sessions that a detach keeps running
 
 
-async def test_sigterm_ends_the_sessions_then_the_app(host):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+async def test_a_terminating_signal_detaches(host, sig, monkeypatch):
+    if sig == signal.SIGHUP:  # the terminal is gone: the app ends the process at once, here seen and stopped
+        monkeypatch.setattr(os, "_exit", lambda code: app.exit(code))
     app = make_app(host, handle_signals=True)
-    async with run(app, SIZE):
+    async with run(app, SIZE) as pilot:
         sid = await start(host, "sleep 60")
-        session = host.session(sid)
-        os.kill(os.getpid(), signal.SIGTERM)
+        await until(pilot, lambda: app.workspace.select(sid), "the session listed")
+        os.kill(os.getpid(), sig)
         deadline = time.monotonic() + 20
         while app.is_running and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert not app.is_running
     app.disarm_watchdog()
-    assert host.closed and not session.running and session.exit.killed_by == "shutdown"
+    assert host.session(sid).running and not host.closed
 
 
 def host_messages(sid: str) -> list[Message]:

@@ -2,7 +2,7 @@
 closing the terminal, copying, 80x24.
 
 Each test runs the real console script in a tmux server of its own (:mod:`.tmuxpane`) and kills that server
-whatever happened.
+whatever happened, then ends the host the dashboard started in the background.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from .tmuxpane import Dashboard, Tmux, dashboard_command
+from .tmuxpane import Dashboard, Tmux, dashboard_command, end_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -27,8 +27,7 @@ COMMAND = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 @pytest.fixture
 def tmux(tmp_path) -> Iterator[Tmux]:
     t = Tmux()
-    # The dashboard serves its host on a socket: a private one, so a dashboard already open elsewhere
-    # (which would make this one refuse to start) cannot get in the way.
+    # A private socket, so the host the dashboard starts is the test's own, not one serving elsewhere.
     env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
     subprocess.run(["tmux", "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "160",
                     "-y", "45", dashboard_command()], check=True, env=env, timeout=20)
@@ -36,6 +35,7 @@ def tmux(tmp_path) -> Iterator[Tmux]:
         yield t
     finally:
         t.run("kill-server")
+        end_host(tmp_path / "host.sock")
 
 
 @pytest.fixture
@@ -46,6 +46,7 @@ def dashboard(request, tmp_path) -> Iterator[Dashboard]:
         yield d
     finally:
         d.run("kill-server")
+        d.end_host()
 
 
 def exited(pid: int) -> bool:
@@ -77,25 +78,26 @@ def test_prompt_answered_through_type_through_in_a_real_terminal(tmux: Tmux) -> 
 
 
 @pytest.mark.parametrize("dashboard", [((120, 40), True)], indirect=True)
-def test_closing_the_terminal_ends_the_demo_within_2_s_and_removes_its_folder(dashboard: Dashboard) -> None:
+def test_closing_the_terminal_detaches_the_demo_within_2_s_and_its_sessions_run_on(dashboard: Dashboard) -> None:
     dashboard.wait(lambda s: "waiting (password)" in s and "bash build.sh" in s, "the demo's sessions")
-    folders = list(dashboard.tmp.glob("openclaw-demo-*"))
-    assert len(folders) == 1
-    children = psutil.Process(dashboard.pid).children(recursive=True)
-    assert children  # the demo's sessions
+    folder = dashboard.tmp / f"openclaw-tui-demo-{os.getuid()}"
+    assert (folder / "build.sh").exists()
+    # the sessions are the children of the host it started (in a session of its own), not its own
+    assert [c.cmdline()[-1] for c in psutil.Process(dashboard.pid).children()] == ["serve"]
     dashboard.run("kill-server")  # the terminal goes away: SIGHUP
     began = time.monotonic()
     while not exited(dashboard.pid) and time.monotonic() - began < 10:
         time.sleep(0.02)
     took = time.monotonic() - began
     assert took <= 2.0, f"the dashboard took {took:.1f} s to end after the hang-up"
-    assert not folders[0].exists()
-    assert not [c for c in children if not exited(c.pid)]
+    listed = dashboard.call({"tool": "process", "action": "list"}, agent="demo")["details"]["sessions"]
+    assert len(listed) == 6 and all(s["status"] == "running" for s in listed if s["command"] != "bash deploy.sh")
+    assert (folder / "build.sh").exists()  # the running demo sessions still use it
 
 
 @pytest.mark.parametrize("dashboard", [((160, 45), False)], indirect=True)
 def test_copy_inside_tmux_says_whether_tmux_took_it_and_saves_a_file(dashboard: Dashboard) -> None:
-    dashboard.wait(lambda s: "openclaw-tui" in s, "the dashboard")
+    dashboard.wait_attached()
     sid = dashboard.call({"tool": "exec", "command": "echo copy-me-please; sleep 60", "pty": True,
                           "background": True, "workdir": "/tmp"})["details"]["sessionId"]
     # the view starts at column 0 (the list shows the name, indented)
@@ -120,7 +122,7 @@ def test_copy_inside_tmux_says_whether_tmux_took_it_and_saves_a_file(dashboard: 
 
 @pytest.mark.parametrize("dashboard", [((80, 24), False)], indirect=True)
 def test_at_80x24_the_exit_code_shows_and_the_quit_question_wraps(dashboard: Dashboard) -> None:
-    dashboard.wait(lambda s: "openclaw-tui" in s, "the dashboard")
+    dashboard.wait_attached()
     done = dashboard.call({"tool": "exec", "command": "sh -c 'echo a-long-line-of-output; exit 3'",
                            "background": True, "workdir": "/tmp"}, agent="an-agent-with-a-long-name")
     sid = done["details"]["sessionId"]
@@ -130,9 +132,11 @@ def test_at_80x24_the_exit_code_shows_and_the_quit_question_wraps(dashboard: Das
                             "the failed session's row with its exit code")
     assert "0 finished · 1 failed" in screen.splitlines()[0]
     dashboard.keys("q")
-    screen = dashboard.wait(lambda s: "Quitting ends them all" in s, "the quit question",
+    screen = dashboard.wait(lambda s: "Keep running (d)" in s and "End them (e)" in s, "the quit question",
                             retry=lambda: dashboard.keys("q"))
     assert all(r in screen for r in running), screen
-    dashboard.keys("y")
+    dashboard.keys("e")
     dashboard.wait_closed()
+    listed = dashboard.call({"tool": "process", "action": "list"})["details"]["sessions"]
+    assert {s["sessionId"]: s["status"] for s in listed if s["sessionId"] in running} == dict.fromkeys(running, "failed")
 

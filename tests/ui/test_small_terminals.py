@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input, Label
 
-from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, SendKeysDialog
+from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, QuitDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
 from .conftest import SMALL, drawn, footer_actions, run, selected, start, until
@@ -41,15 +41,19 @@ async def test_the_quit_question_wraps_every_id_inside_the_dialog(app, host):
         ids = [await start(host, "sleep 60") for _ in range(6)]
         await until(pilot, lambda: set(app.query_one(SessionList).ids) == set(ids), "the sessions listed")
         await pilot.press("q")
-        dialog = await until(pilot, lambda: isinstance(app.screen, ConfirmDialog) and app.screen, "the question")
-        question = dialog.query_one("#confirm-question", Label)
+        dialog = await until(pilot, lambda: isinstance(app.screen, QuitDialog) and app.screen, "the question")
+        question = dialog.query_one("#quit-question", Label)
         box = dialog.query_one(".dialog-box")
         await until(pilot, lambda: question.size.height > 2, "the question laid out on several lines")
         assert box.region.contains_region(question.region)
         text = " ".join(drawn(question))
         assert all(sid in text for sid in ids), text
-        assert "Quitting ends them all" in text
-        await pilot.press("n")
+        assert "Keep them running on the host (detach), or end them?" in text
+        buttons = [b.region for b in dialog.query("Button")]
+        assert all(box.region.contains_region(b) for b in buttons) and len(buttons) == 3
+        await pilot.press("c")
+        await until(pilot, lambda: not isinstance(app.screen, QuitDialog), "the question gone, nothing ended")
+        assert all(host.session(sid).running for sid in ids)
 
 
 async def test_a_long_refusal_wraps_inside_the_new_command_dialog(app, host, tmp_path):

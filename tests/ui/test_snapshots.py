@@ -11,12 +11,14 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, new_host, screen_text, start, until
+from .conftest import SIZE, ClosingApp, new_host, screen_text, start, until
+
+SOCKET = "/run/user/1000/openclaw-tui/host.sock"
 
 QUESTION = "bash -c 'read -r -p \"Overwrite existing config? [y/N] \" a; echo \"answer: $a\"'"
 COLOURS = (
@@ -28,7 +30,9 @@ COLOURS = (
 
 
 def dashboard(wait_ms: int = 1000) -> DashboardApp:
-    return make_app(new_host(wait_ms))
+    """A dashboard on a host of its own, named as the one serving a user's socket (it closes the host: the
+    snapshot runs it on a loop of its own)."""
+    return ClosingApp(new_host(wait_ms), attached_to=SOCKET)
 
 
 async def settle(pilot: Pilot[Any]) -> None:

@@ -11,11 +11,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from openclaw_tui.remote.mirror import RemoteHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.terminal_view import TerminalView, _offset
 
-from .conftest import SIZE, run, start, until
+from .conftest import SIZE, detach, run, start, until
 
 SIZES = "stty size; while read line; do stty size; done"  # prints "rows cols" now and on each Enter
 TALL = "seq 1 100; stty size; sleep 60"  # the cursor ends on the PTY's last row
@@ -121,12 +120,11 @@ async def test_type_through_fits_the_pty_and_gives_its_size_back_when_it_ends(ap
                     "the program told it has its size back")
 
 
-async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_request(served):
-    host, sock = served
+async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_request(served, remote):
+    host, _sock = served
     sid = await start(host, SIZES, agent="agent-a", pty=True)
     session = host.session(sid)
-    remote = await RemoteHost.connect(sock)
-    app = make_app(remote, attached=True)
+    app = make_app(remote)
     async with run(app, (80, 24)) as pilot:
         terminal = await _shown(pilot, app, sid)
         await until(pilot, lambda: any("30 120" in row for row in rendered(terminal)), "the size, drawn remotely")
@@ -146,6 +144,5 @@ async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_reque
         await pilot.press("ctrl+right_square_bracket")
         await until(pilot, lambda: not terminal.type_through, "type-through off")
         await until(pilot, lambda: session.pty_size == (width, height), "the size before type-through kept")
-        await pilot.press("q")
-        await until(pilot, lambda: not app.is_running, "the app to quit")
+        await detach(pilot, app)
     assert session.running and session.pty_size == (width, height)

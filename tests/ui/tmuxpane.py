@@ -1,7 +1,8 @@
 """A dashboard in a real terminal: the real console script in a tmux pane of a tmux server of its own.
 
-Tests read only what the pane shows, what tmux holds and what is on disk. :class:`Dashboard` also gives the
-dashboard a private host socket (in a folder of its own: sandboxed runs are refused a workdir beside it), a
+Tests read only what the pane shows, what tmux holds and what is on disk. The dashboard starts a host in
+the background when none serves, and that host outlives it by design: :func:`end_host` ends it (tests call
+it once they are done). :class:`Dashboard` also gives the dashboard a private host socket (in a folder of its own: sandboxed runs are refused a workdir beside it), a
 private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder
 (where copies are saved), and reaches its host as an agent would.
 """
@@ -11,12 +12,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+
+import psutil
+
+from openclaw_tui.remote import protocol as p
 
 
 class Tmux:
@@ -70,8 +76,37 @@ def dashboard_command() -> str:
 
 
 
+def host_pid(sock: Path) -> int | None:
+    """The pid of the host serving ``sock``, as it says in its hello; None when none serves. Blocking, with no
+    event loop of its own, so it serves sync tests and benchmarks run from a loop alike."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(30)
+        try:
+            conn.connect(str(sock))
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None
+        conn.sendall(p.request(1, "hello", {"client": "a test ending its host"}))
+        with conn.makefile("rb") as answers:
+            for line in answers:
+                answer = json.loads(line)
+                if answer.get("id") == 1:
+                    return int(answer["result"]["pid"])
+    return None
+
+
+def end_host(sock: Path, timeout: float = 30.0) -> None:
+    """End the host serving ``sock`` (SIGTERM, then wait until it is gone), if one serves."""
+    pid = host_pid(sock)
+    if pid is None:
+        return
+    host = psutil.Process(pid)
+    host.terminate()
+    host.wait(timeout)
+
+
 class Dashboard(Tmux):
-    """A dashboard in its own tmux server; ``call`` reaches its host as an agent would."""
+    """A dashboard in its own tmux server; ``call`` reaches its host as an agent would; ``open`` runs it again
+    once it exited; :meth:`end_host` ends the host it started."""
 
     def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
         super().__init__()
@@ -83,10 +118,23 @@ class Dashboard(Tmux):
         self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
                     "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
         self.env.pop("TMUX", None)
-        command = "exec " + dashboard_command() + (" --demo" if demo else "")
+        self.size, self.demo = size, demo
+        self.open()
+
+    def open(self) -> None:
+        command = "exec " + dashboard_command() + (" --demo" if self.demo else "")
         subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash",
-                        "-x", str(size[0]), "-y", str(size[1]), command], check=True, env=self.env, timeout=20)
+                        "-x", str(self.size[0]), "-y", str(self.size[1]), command], check=True, env=self.env,
+                       timeout=20)
         self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
+
+    def end_host(self) -> None:
+        end_host(self.sock)
+
+    def wait_attached(self, timeout: float = 60.0) -> str:
+        """Wait until the dashboard is up, its host answers, and the header no longer says it is connecting."""
+        return self.wait(lambda s: "openclaw-tui" in s and "connecting" not in s.splitlines()[0]
+                         and host_pid(self.sock) is not None, "the dashboard attached to its host", timeout)
 
     def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
         proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),

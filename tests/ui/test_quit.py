@@ -1,0 +1,66 @@
+"""Quitting a dashboard while sessions run, against a served host: keep them running (detach), end them, or
+stay. The dashboard is a client, so only the operator's "end them" ends anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from openclaw_tui.ui import make_app
+from openclaw_tui.ui.dialogs import QuitDialog
+
+from .conftest import SIZE, header, run, start, until
+
+
+async def ask(pilot, app) -> QuitDialog:
+    await pilot.press("q")
+    return await until(pilot, lambda: isinstance(app.screen, QuitDialog) and app.screen, "the quit question")
+
+
+@pytest.mark.parametrize("key", ["d", "enter"], ids=["d", "the focused first answer"])
+async def test_keep_running_detaches_and_leaves_every_session_running(served, remote, key):
+    host, _sock = served
+    ids = [await start(host, "sleep 60", agent="agent-a"), await start(host, "sleep 60")]
+    app = make_app(remote)
+    async with run(app, SIZE) as pilot:
+        await until(pilot, lambda: "2 running" in header(app), "the sessions counted")
+        await ask(pilot, app)
+        await pilot.press(key)
+        await until(pilot, lambda: not app.is_running, "the app to quit")
+    assert all(host.session(sid).running for sid in ids)
+    assert not remote.closed  # the app never closes its host's mirror: its owner does
+
+
+async def test_end_them_ends_every_running_session_then_quits(served, remote):
+    host, _sock = served
+    ids = [await start(host, "sleep 60", agent="agent-a"), await start(host, "sleep 60", agent="agent-b"),
+           await start(host, "trap '' TERM; sleep 60")]  # ignores SIGTERM: the kill goes on to SIGKILL
+    done = await start(host, "true")
+    app = make_app(remote)
+    async with run(app, SIZE) as pilot:
+        await until(pilot, lambda: "3 running" in header(app), "the sessions counted")
+        dialog = await ask(pilot, app)
+        assert all(sid in str(dialog.question) for sid in ids) and done not in dialog.question
+        await pilot.press("e")
+        await until(pilot, lambda: not app.is_running, "the app to quit once they ended", timeout=40)
+    # the app quits only once the host confirmed each end: nothing is still running by then
+    assert not any(host.session(sid).running for sid in ids)
+    assert all(host.session(sid).exit.killed_by == "operator" for sid in ids)
+    assert all(host.session(sid).exit.cleanup == "confirmed" for sid in ids)
+    assert not host.closed
+
+
+async def test_cancel_stays_and_ends_nothing(served, remote):
+    host, _sock = served
+    sid = await start(host, "sleep 60")
+    app = make_app(remote)
+    async with run(app, SIZE) as pilot:
+        await until(pilot, lambda: "1 running" in header(app), "the session counted")
+        for key in ("c", "escape"):
+            await ask(pilot, app)
+            await pilot.press(key)
+            await until(pilot, lambda: not isinstance(app.screen, QuitDialog), "the question gone")
+            assert app.is_running and host.session(sid).running
+        await ask(pilot, app)
+        await pilot.press("d")
+        await until(pilot, lambda: not app.is_running, "the app to quit")
+    assert host.session(sid).running
