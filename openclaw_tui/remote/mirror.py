@@ -25,6 +25,7 @@ from ..core.events import Event, EventBus, Listener
 from ..core.exitrecord import RUNNING, ExitRecord
 from ..core.inputlog import InputLog
 from ..core.modes import ModeTracker
+from ..core.placement import join_id
 from ..core.process_input import InputRefused, InputSent
 from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
@@ -43,7 +44,9 @@ class RemoteSession:
 
     def __init__(self, host: RemoteHost, details: dict[str, Any], order: int) -> None:
         self._host = host
-        self.id: str = details["sessionId"]
+        self.key: str = details["sessionId"]  # the id on its host, which requests name
+        self.node = host.node
+        self.id = join_id(host.node, self.key) if host.node else self.key  # as the dashboard shows it
         self.raw = RawRing()
         self.tracked_modes = ModeTracker()
         self._inputs = InputLog()
@@ -61,6 +64,7 @@ class RemoteSession:
         self.name, self.command, self.agent = d["name"], d["command"], d.get("agent")
         self.pid, self.pty, self.cwd = d.get("pid"), d.get("pty", False), d.get("cwd", "")
         self.status = d["status"]
+        self.started_ms = _ms(d.get("startedAt")) or 0
         self.exit = ExitRecord.from_details(d, _ms(d.get("endedAt")))
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
         self.placement = d.get("host", "gateway")
@@ -113,7 +117,7 @@ class RemoteSession:
         try:
             self._output_stale = self._inputs_stale = False
             since = self._output.total_chars if self._output.total_chars else None
-            r = await self._host.client.request("session.output", {"sessionId": self.id, "since": since})
+            r = await self._host.client.request("session.output", {"sessionId": self.key, "since": since})
         except Exception:
             return
         finally:
@@ -126,9 +130,9 @@ class RemoteSession:
         inputs = InputLog.from_json(r["inputs"])
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
-        self._host.bus.publish(Event(ev.OUTPUT, self.id, {}))
+        self._host.bus.publish(Event(ev.OUTPUT, self.key, {}))
         if changed:  # the dashboard redraws the inputs line on list changes, as for an embedded host
-            self._host.bus.publish(Event(ev.INPUT, self.id, self.details()))
+            self._host.bus.publish(Event(ev.INPUT, self.key, self.details()))
 
     # -- the terminal view ----------------------------------------------------------------------
     @property
@@ -141,19 +145,19 @@ class RemoteSession:
 
     def resize(self, cols: int, rows: int) -> None:
         """Ask the host to resize the PTY; the size comes back in the raw stream, where it happened."""
-        payload = {"sessionId": self.id, "cols": cols, "rows": rows}
+        payload = {"sessionId": self.key, "cols": cols, "rows": rows}
         asyncio.ensure_future(self._host.quiet_request("session.resize", payload))
 
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         if not self._raw_listeners:
-            asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.id, "offset": self.raw.end}))
+            asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.key, "offset": self.raw.end}))
         self._raw_listeners.append(cb)
 
         def remove() -> None:
             if cb in self._raw_listeners:
                 self._raw_listeners.remove(cb)
             if not self._raw_listeners:
-                asyncio.ensure_future(self._host.quiet_request("raw.unsubscribe", {"sessionId": self.id}))
+                asyncio.ensure_future(self._host.quiet_request("raw.unsubscribe", {"sessionId": self.key}))
 
         return remove
 
@@ -179,8 +183,9 @@ class RemoteSession:
 class RemoteHost:
     """The dashboard's view of a host in another process (``openclaw-tui attach``)."""
 
-    def __init__(self, client: HostClient) -> None:
+    def __init__(self, client: HostClient, node: str | None = None) -> None:
         self.client = client
+        self.node = node  # a node's host, mirrored into a dashboard across nodes: its ids show as NODE/ID
         self._sessions: dict[str, RemoteSession] = {}
         self.bus = EventBus(self._snapshot)
         """The host's events as mirrored here, for this process's frontends."""
@@ -205,6 +210,11 @@ class RemoteHost:
 
     def start(self) -> None:
         """Nothing to start: the host runs elsewhere."""
+
+    @property
+    def node_states(self) -> dict[str, str | None]:
+        """One host is mirrored here, no nodes beside it."""
+        return {}
 
     async def close(self) -> None:
         """Disconnect; the sessions keep running on the host."""
@@ -260,7 +270,7 @@ class RemoteHost:
     def _add(self, details: dict[str, Any]) -> RemoteSession:
         self._order += 1
         session = RemoteSession(self, details, self._order)
-        self._sessions[session.id] = session
+        self._sessions[session.key] = session
         return session
 
     def _on_message(self, method: str, params: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .. import ToolHost
 from ..remote.client import NoHost
+from ..remote.fleet import open_fleet
 from ..remote.mirror import RemoteHost
 from ..remote.paths import find_host, socket_path
 from ..remote.server import HostServer
@@ -76,8 +77,8 @@ def run_attached(config_path: str | None = None, path: Path | None = None, demo:
         except NoHost as exc:
             print(f"openclaw-tui: {exc}", file=sys.stderr)
             return 2
-        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path), attached=True,
-                       socket=where)
+        app = make_app(open_fleet(config_path, host), demo=demo, handle_signals=True,
+                       keymap=load_keymap(config_path), attached=True, socket=where)
 
         async def say_attached(_pilot: object) -> None:
             app.notify(f"Attached to the host serving on {where}; quitting leaves its sessions running.",
