@@ -57,7 +57,7 @@ class FleetNode:
         self.settings = settings
         self.ssh: SshLink | None = None
         self.mirror: RemoteHost | None = None  # live while reachable; its sessions as last seen when not
-        self.problem: str | None = f"node {self.name}: connecting over ssh to {settings.ssh}"
+        self.problem: str | None = f"node {self.name} is unreachable: not connected yet (connecting over ssh to {settings.ssh})"
         self._on_event = on_event
         self._on_change = on_change
         self._task: asyncio.Task[None] | None = None
@@ -270,4 +270,4 @@ class FleetHost:
 
 
 def _unreachable(node: FleetNode) -> str:
-    return f"node {node.name} is unreachable (its sessions show as last seen until it answers again): {node.problem}"
+    return f"{node.problem} (its sessions show as last seen until it answers again)"
