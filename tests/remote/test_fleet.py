@@ -116,13 +116,15 @@ async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answe
         fleet: FleetHost, rig: SshRig) -> None:
     heard: list[ev.Event] = []
     fleet.subscribe(heard.append)
-    sid = await start(fleet, "sleep 300", node="b")
-    await wait_for(lambda: fleet.session(sid), DEADLINE_S, "the session mirrored")
+    # a session that ended: one still running when its host is SIGKILLed could outlive it (the node's affair)
+    sid = await start(fleet, "sleep 0.5; echo done", node="b")
+    await wait_for(lambda: fleet.session(sid) and not fleet.session(sid).running,  # type: ignore[union-attr]
+                   DEADLINE_S, "the session mirrored, ended")
     rig.hosts["b"].kill(signal.SIGKILL)
     await wait_for(lambda: fleet.node_states["b"] is not None, DEADLINE_S, "node b marked unreachable")
     assert fleet.node_states["a"] is None
     assert sid in [s.id for s in fleet.sessions()]  # kept, as last seen
-    res = await fleet.call({"tool": "process", "action": "kill", "sessionId": sid})
+    res = await fleet.call({"tool": "process", "action": "log", "sessionId": sid})
     assert res["details"]["failureKind"] == "node-unreachable" and "node b" in res["text"], res
     with pytest.raises(InputRefused, match="node b"):
         await fleet.send_input(sid, b"x", "operator", "type")
@@ -131,9 +133,6 @@ async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answe
     rig.hosts["b"].wait_ready()
     await wait_for(lambda: fleet.node_states["b"] is None, 60, "node b answering again")
     assert len([e for e in heard if e.kind == ev.SNAPSHOT]) > before  # the dashboard lists everything again
-    # what became of the session is the node host's to say: its host died with it
-    await wait_for(lambda: fleet.session(sid) is None or not fleet.session(sid).running,  # type: ignore[union-attr]
-                   DEADLINE_S, "node b's restarted host saying the session is over")
     new = await start(fleet, "sleep 300", node="b")
     await wait_for(lambda: fleet.session(new), DEADLINE_S, "a new session on node b, live")
     await fleet.call({"tool": "process", "action": "kill", "sessionId": new})
