@@ -6,7 +6,8 @@ on a bus of the mirror's own), its raw-output stream (the terminal view's bytes,
 someone views the session) and on-demand output fetches (the log view, and the recorded inputs, fetched
 again when someone reads them after the host reported new input). Input goes to the host's one input
 path (``session.input``). Closing a ``RemoteHost`` only closes the connection: the sessions keep running
-on the host.
+on the host. A node's host mirrored into a dashboard across nodes (``fleet.py``) is given the node's name:
+its sessions then show as ``NODE/ID`` while every request names them by the node's own id (``key``).
 """
 
 from __future__ import annotations

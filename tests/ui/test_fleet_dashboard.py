@@ -128,6 +128,9 @@ async def test_a_node_that_goes_away_is_marked_and_greyed_and_comes_back(dash, f
         rig.hosts["b"].start()
         rig.hosts["b"].wait_ready()
         await until(pilot, lambda: "unreachable" not in header(dash), "node b answering again", 60)
+        # the view leaves the session last seen for the live one its node's restarted host restored
+        await until(pilot, lambda: fleet.session(on_b) is not None and selected(dash) == on_b
+                    and dash.workspace.view.session is fleet.session(on_b), "the view on the live session", DEADLINE_S)
         new = await start(fleet, "sleep 300", node="b")
         await until(pilot, lambda: new in table.ids and "node unreachable" not in row_of(table, new),
                     "node b's rows live again", DEADLINE_S)
