@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,7 @@ from openclaw_tui.ui.terminal_view import TerminalView
 from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 SIZE = (200, 60)
+GATEWAY = '[tools.exec]\nhost = "gateway"\n'  # a thousand sleeps, not a thousand sandboxes
 RECEIVER = (
     "import os, sys, time, tty\n"
     "tty.setraw(0)\n"
@@ -216,8 +219,10 @@ def rss_mb() -> float:
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-async def p9(count: int) -> dict[str, float]:
-    """Frame times while scrolling a list of ``count`` sessions, and the dashboard's memory."""
+@contextlib.contextmanager
+def frame_timer() -> Iterator[list[float]]:
+    """The time (ms) of each of Textual's screen updates (layout and paint) with something to draw, for as
+    long as it is entered; set before the app runs, since the screen's timer takes the method when it starts."""
     from textual.screen import Screen
 
     frames: list[float] = []
@@ -232,49 +237,71 @@ async def p9(count: int) -> dict[str, float]:
         if work:
             frames.append((time.perf_counter() - began) * 1000)
 
-    Screen._on_timer_update = timed  # type: ignore[method-assign]  # before the screen's timer takes it
-    folder = tempfile.mkdtemp(prefix="bench-p9-")
-    config = Path(folder) / "host.toml"
-    config.write_text('[tools.exec]\nhost = "gateway"\n')  # 1000 sleeps, not 1000 sandboxes
-    host = ToolHost(env={}, config_path=str(config))
-    app = make_app(host)
+    Screen._on_timer_update = timed  # type: ignore[method-assign]
+    try:
+        yield frames
+    finally:
+        Screen._on_timer_update = update  # type: ignore[method-assign]
+
+
+def timed_sync(app: DashboardApp) -> list[float]:
+    """The time (ms) of each update of the list, header and view (once a second, and on host events)."""
     ticks: list[float] = []
     sync = app._sync
 
-    def timed_sync() -> None:  # the once-a-second update of the list, header and view, and on host events
+    def timed() -> None:
         began = time.perf_counter()
         sync()
         ticks.append((time.perf_counter() - began) * 1000)
 
-    app._sync = timed_sync  # type: ignore[method-assign]
+    app._sync = timed  # type: ignore[method-assign]
+    return ticks
+
+
+SCROLL_KEYS = ["down"] * 300 + ["pagedown"] * 40 + ["end", "home"] + ["pagedown"] * 20 + ["up"] * 100
+
+
+async def scroll(pilot: Any, frames: list[float], ticks: list[float]) -> dict[str, float]:
+    """The operator scrolls the list (arrows, pages, Home/End): frame times while doing so."""
+    frames.clear()
+    ticks.clear()
+    began = time.monotonic()
+    for key in SCROLL_KEYS:
+        await pilot.press(key)
+    await pilot.pause(0.2)
+    scrolled_s = time.monotonic() - began
+    shown = sorted(frames)
+    return {"keys": len(SCROLL_KEYS), "seconds": scrolled_s, "frames": len(shown), "p50": statistics.median(shown),
+            "p95": shown[int(0.95 * (len(shown) - 1))], "max": shown[-1],
+            "sync_ms": statistics.mean(ticks) if ticks else 0.0}
+
+
+async def p9(count: int) -> dict[str, float]:
+    """Frame times while scrolling a list of ``count`` sessions, and the dashboard's memory."""
+    folder = tempfile.mkdtemp(prefix="bench-p9-")
+    config = Path(folder) / "host.toml"
+    config.write_text(GATEWAY)
+    host = ToolHost(env={}, config_path=str(config))
+    app = make_app(host)
+    ticks = timed_sync(app)
     try:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            empty = rss_mb()
-            for i in range(count):
-                res = await host.call({"tool": "exec", "command": f"sleep {3600 + i}", "background": True,
-                                       "workdir": folder}, agent=f"agent-{i % 7}")
-                assert res["details"]["status"] == "running", res
-            table = app.workspace.query_one("#session-list")
-            await until(lambda: len(table.ids) == count, timeout=60)  # type: ignore[attr-defined]
-            await pilot.pause(1.5)
-            listed = rss_mb()
-            frames.clear()
-            ticks.clear()
-            keys = ["down"] * 300 + ["pagedown"] * 40 + ["end", "home"] + ["pagedown"] * 20 + ["up"] * 100
-            began = time.monotonic()
-            for key in keys:
-                await pilot.press(key)
-            await pilot.pause(0.2)
-            scrolled_s = time.monotonic() - began
-            shown = sorted(frames)
-            await host.close()
+        with frame_timer() as frames:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                empty = rss_mb()
+                for i in range(count):
+                    res = await host.call({"tool": "exec", "command": f"sleep {3600 + i}", "background": True,
+                                           "workdir": folder}, agent=f"agent-{i % 7}")
+                    assert res["details"]["status"] == "running", res
+                table = app.workspace.query_one("#session-list")
+                await until(lambda: len(table.ids) == count, timeout=60)  # type: ignore[attr-defined]
+                await pilot.pause(1.5)
+                listed = rss_mb()
+                result = await scroll(pilot, frames, ticks)
+                await host.close()
     finally:
-        Screen._on_timer_update = update  # type: ignore[method-assign]
         shutil.rmtree(folder, ignore_errors=True)
-    return {"keys": len(keys), "seconds": scrolled_s, "frames": len(shown), "p50": statistics.median(shown),
-            "p95": shown[int(0.95 * (len(shown) - 1))], "max": shown[-1], "empty_mb": empty, "listed_mb": listed,
-            "after_mb": rss_mb(), "sync_ms": statistics.mean(ticks) if ticks else 0.0}
+    return {**result, "empty_mb": empty, "listed_mb": listed, "after_mb": rss_mb()}
 
 
 def print_p9(r: dict[str, float], count: int) -> None:

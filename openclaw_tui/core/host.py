@@ -216,6 +216,11 @@ class SessionHost:
         not when they should be (shown in the log, a ``list`` note and the dashboard's header)."""
         return self.supervisor.journal_status()
 
+    @property
+    def node_states(self) -> dict[str, str | None]:
+        """Other hosts whose sessions this one shows beside its own: none (see the dashboard's fleet)."""
+        return {}
+
     async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
         """A frontend's input (the operator's keys), by the one input path (:func:`~.process_input.send_input`);
         raises :class:`~.process_input.InputRefused` when none of it can be taken."""

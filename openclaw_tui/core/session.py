@@ -61,6 +61,8 @@ def iso(ms: int | None) -> str | None:
 class Session:
     """A command started by ``exec``; owned by the registry."""
 
+    node: str | None = None  # runs on this host (a dashboard across nodes shows others' sessions beside it)
+
     def __init__(self, session_id: str, command: str, name: str, agent: str | None, cwd: str, pty: bool,
                  settings: ExecSettings, on_change: Callable[[str, Session], None],
                  replier: Callable[[Session], Replier] | None = None) -> None:

@@ -7,7 +7,9 @@ someone views the session) and on-demand output fetches (the log view, and the r
 again when someone reads them after the host reported new input). Input goes to the host's one input
 path (``session.input``). The connection is made again by itself when it drops (a re-exec of the host,
 :mod:`.hostlink`), and the mirror resyncs in place. Closing a ``RemoteHost`` only closes the connection:
-the sessions keep running on the host.
+the sessions keep running on the host. A node's host mirrored into a dashboard across nodes (``fleet.py``) is
+given the node's name: its sessions then show as ``NODE/ID`` while every request names them by the node's
+own id (``key``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..core.events import Event, EventBus, Listener
 from ..core.exitrecord import RUNNING, ExitRecord
 from ..core.inputlog import InputLog
 from ..core.modes import ModeTracker
+from ..core.placement import join_id
 from ..core.process_input import InputRefused, InputSent
 from ..core.rawring import RawRing, SizeMark
 from ..core.results import failure
@@ -49,7 +52,9 @@ class RemoteSession:
 
     def __init__(self, host: RemoteHost, details: dict[str, Any], order: int) -> None:
         self._host = host
-        self.id: str = details["sessionId"]
+        self.key: str = details["sessionId"]  # the id on its host, which requests name
+        self.node = host.node
+        self.id = join_id(host.node, self.key) if host.node else self.key  # as the dashboard shows it
         self.raw = RawRing()
         self.tracked_modes = ModeTracker()
         self._inputs = InputLog()
@@ -67,6 +72,7 @@ class RemoteSession:
         self.name, self.command, self.agent = d["name"], d["command"], d.get("agent")
         self.pid, self.pty, self.cwd = d.get("pid"), d.get("pty", False), d.get("cwd", "")
         self.status = d["status"]
+        self.started_ms = _ms(d.get("startedAt")) or 0
         self.exit = ExitRecord.from_details(d, _ms(d.get("endedAt")))
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
         self.placement = d.get("host", "gateway")
@@ -119,7 +125,7 @@ class RemoteSession:
         try:
             self._output_stale = self._inputs_stale = False
             since = self._output.total_chars if self._output.total_chars else None
-            r = await self._host.client.request("session.output", {"sessionId": self.id, "since": since})
+            r = await self._host.client.request("session.output", {"sessionId": self.key, "since": since})
         except Exception:
             return
         finally:
@@ -132,9 +138,9 @@ class RemoteSession:
         inputs = InputLog.from_json(r["inputs"])
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
-        self._host.bus.publish(Event(ev.OUTPUT, self.id, {}))
+        self._host.bus.publish(Event(ev.OUTPUT, self.key, {}))
         if changed:  # the dashboard redraws the inputs line on list changes, as for an embedded host
-            self._host.bus.publish(Event(ev.INPUT, self.id, self.details()))
+            self._host.bus.publish(Event(ev.INPUT, self.key, self.details()))
 
     # -- the terminal view ----------------------------------------------------------------------
     @property
@@ -147,7 +153,7 @@ class RemoteSession:
 
     def resize(self, cols: int, rows: int) -> None:
         """Ask the host to resize the PTY; the size comes back in the raw stream, where it happened."""
-        payload = {"sessionId": self.id, "cols": cols, "rows": rows}
+        payload = {"sessionId": self.key, "cols": cols, "rows": rows}
         asyncio.ensure_future(self._host.quiet_request("session.resize", payload))
 
     @property
@@ -157,14 +163,14 @@ class RemoteSession:
 
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         if not self._raw_listeners:
-            asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.id, "offset": self.raw.end}))
+            asyncio.ensure_future(self._host.quiet_request("raw.subscribe", {"sessionId": self.key, "offset": self.raw.end}))
         self._raw_listeners.append(cb)
 
         def remove() -> None:
             if cb in self._raw_listeners:
                 self._raw_listeners.remove(cb)
             if not self._raw_listeners:
-                asyncio.ensure_future(self._host.quiet_request("raw.unsubscribe", {"sessionId": self.id}))
+                asyncio.ensure_future(self._host.quiet_request("raw.unsubscribe", {"sessionId": self.key}))
 
         return remove
 
@@ -197,7 +203,9 @@ class RemoteHost:
     keeps (a node's ssh bridge): gone when it closes.
     """
 
-    def __init__(self, path: Path | HostClient | None = None, opener: Opener | None = None) -> None:
+    def __init__(self, path: Path | HostClient | None = None, opener: Opener | None = None,
+                 node: str | None = None) -> None:
+        self.node = node  # a node's host, mirrored into a dashboard across nodes: its ids show as NODE/ID
         given = path if isinstance(path, HostClient) else None
         self.path: Path | None = None if isinstance(path, HostClient) else (path or socket_path())
         self._sessions: dict[str, RemoteSession] = {}
@@ -232,6 +240,11 @@ class RemoteHost:
         if self.link.client is None:
             self.link.start()
 
+    @property
+    def node_states(self) -> dict[str, str | None]:
+        """One host is mirrored here, no nodes beside it."""
+        return {}
+
     async def close(self) -> None:
         """Disconnect; the sessions keep running on the host."""
         self.closed = True
@@ -245,7 +258,7 @@ class RemoteHost:
         await asyncio.wait_for(self._synced.wait(), SYNC_TIMEOUT_S)
         for s in self._sessions.values():
             if s.viewed:
-                await self.quiet_request("raw.subscribe", {"sessionId": s.id, "offset": s.raw.end})
+                await self.quiet_request("raw.subscribe", {"sessionId": s.key, "offset": s.raw.end})
 
     def _link_changed(self, state: str, why: str) -> None:
         self.path = self.link.path
@@ -303,7 +316,7 @@ class RemoteHost:
     def _add(self, details: dict[str, Any]) -> RemoteSession:
         self._order += 1
         session = RemoteSession(self, details, self._order)
-        self._sessions[session.id] = session
+        self._sessions[session.key] = session
         return session
 
     def _resync(self, listed: list[dict[str, Any]]) -> None:
@@ -329,7 +342,7 @@ class RemoteHost:
         self._synced.set()
         if again:
             for session in ended:
-                self.bus.publish(Event(ev.EXITED, session.id, session.details()))
+                self.bus.publish(Event(ev.EXITED, session.key, session.details()))
             for sid in gone:
                 self.bus.publish(Event(ev.REMOVED, sid, {}))
             self.bus.publish(self._snapshot())

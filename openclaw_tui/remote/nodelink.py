@@ -36,10 +36,11 @@ RETRY_ON_CALL_S = 1.0  # a call while the node is down tries itself when the las
 MIRROR_READY_S = 10.0
 
 
-async def mirror_over(client: HostClient, listener: Listener | None = None) -> RemoteHost:
+async def mirror_over(client: HostClient, listener: Listener | None = None, node: str | None = None) -> RemoteHost:
     """A mirror of the host at the other end of ``client``; ``listener`` hears every event from the
-    snapshot on (subscribed before the stream starts, so nothing slips between)."""
-    mirror = RemoteHost(client)
+    snapshot on (subscribed before the stream starts, so nothing slips between). ``node``: the node it is,
+    whose session ids the mirror's sessions show as ``NODE/ID``."""
+    mirror = RemoteHost(client, node=node)
     if listener is not None:
         mirror.subscribe(listener)
     await client.request("events.subscribe")

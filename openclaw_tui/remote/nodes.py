@@ -85,21 +85,9 @@ class SshNodes:
     # -- results in this host's terms ----------------------------------------------------------
     def _adopt(self, link: NodeLink, pid: int | None, res: ToolResult, call: dict[str, Any]) -> ToolResult:
         node = link.name
-        details: dict[str, Any] = res.setdefault("details", {})
-        notices = details.pop("notifications", None) or []
-        text = str(res.get("text", ""))
-        if notices:  # the node put them on top of the text; they reach the agent through this host instead
-            text = text.removeprefix("\n".join(n["text"] for n in notices) + "\n\n")
-            for notice in notices:
-                self._take_notice(node, pid, notice)
-        listed = details.get("sessions") or []
-        ids = {call.get("sessionId"), details.get("sessionId"), *(s.get("sessionId") for s in listed)}
-        res["text"] = prefix_ids(text, node, ids)
-        if isinstance(details.get("sessionId"), str):
-            details["sessionId"] = join_id(node, details["sessionId"])
-        for s in listed:
-            s.update(sessionId=join_id(node, s["sessionId"]), node=node, nodeReachable=True)
-        details["node"] = node
+        for notice in in_node_terms(res, node, call):
+            self._take_notice(node, pid, notice)
+        details = res["details"]
         if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != RUNNING:
             self._mark_told(node, pid, call["sessionId"])  # the agent has just read how it ended
             self._relay.forget(join_id(node, call["sessionId"]))
@@ -131,6 +119,25 @@ class SshNodes:
         agents = {d["agent"] for d in link.sessions(None) if d.get("agent") is not None}
         for agent in sorted(agents):
             await self.call(link.name, dict(LIST), agent)
+
+
+def in_node_terms(res: ToolResult, node: str, call: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Rewrite ``node``'s answer to ``call`` in this host's terms (ids as ``NODE/ID``, ``details.node``);
+    returns the exit notices the node put on top of it, taken out of its text."""
+    details: dict[str, Any] = res.setdefault("details", {})
+    notices: list[dict[str, Any]] = details.pop("notifications", None) or []
+    text = str(res.get("text", ""))
+    if notices:  # the node put them on top of the text; they reach the agent through this host instead
+        text = text.removeprefix("\n".join(n["text"] for n in notices) + "\n\n")
+    listed = details.get("sessions") or []
+    ids = {call.get("sessionId"), details.get("sessionId"), *(s.get("sessionId") for s in listed)}
+    res["text"] = prefix_ids(text, node, ids)
+    if isinstance(details.get("sessionId"), str):
+        details["sessionId"] = join_id(node, details["sessionId"])
+    for s in listed:
+        s.update(sessionId=join_id(node, s["sessionId"]), node=node, nodeReachable=True)
+    details["node"] = node
+    return notices
 
 
 def prefix_ids(text: str, node: str, ids: Iterable[Any]) -> str:

@@ -40,6 +40,12 @@ class SessionView(RawSource, Protocol):
     @property
     def cwd(self) -> str: ...
     @property
+    def node(self) -> str | None:
+        """The node it runs on (its id is then ``NODE/ID``); None: the host the dashboard runs on."""
+    @property
+    def started_ms(self) -> int:
+        """When it started (ms since the epoch): sessions of several hosts are listed newest first by it."""
+    @property
     def pty(self) -> bool: ...
     @property
     def placement(self) -> str:
@@ -105,6 +111,12 @@ class HostView(Protocol):
     def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
         """The same input sent at once if nothing has to wait, sparing a keystroke a turn of the event loop;
         None, with nothing sent, when it must go by :meth:`send_input`."""
+        ...
+
+    @property
+    def node_states(self) -> Mapping[str, str | None]:
+        """The nodes whose sessions are shown beside this host's, each with why it does not answer now
+        (None: it does); empty without nodes."""
         ...
 
     @property

@@ -74,14 +74,16 @@ def run_dashboard(config_path: str | None = None, demo: bool = False, start: boo
             except (ConnectionError, OSError) as exc:
                 print(f"openclaw-tui: {exc}", file=sys.stderr)
                 return 2
+        from ..remote.fleet import open_fleet
         from .settings import load_keymap
 
-        app = make_app(host, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
+        shown = open_fleet(config_path, host)  # with nodes configured: theirs beside this machine's
+        app = make_app(shown, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
         try:
             await app.run_async()
         finally:
             app.disarm_watchdog()
-            await host.close()
+            await shown.close()
         return app.return_code or 0
 
     return asyncio.run(main())

@@ -233,6 +233,7 @@ class DashboardApp(App[int]):
             return
         sessions = self.sessions()
         self.header.show_counts(counts(sessions))
+        self.header.show_nodes(self.host.node_states)
         journal = self.host.journal_status
         problem = None if journal.get("saving") else journal.get("problem")
         if self.header.show_journal_problem(problem) and problem:
@@ -258,7 +259,7 @@ class DashboardApp(App[int]):
             if params:
                 self.run_worker(self._exec(params), group="exec")
 
-        self.push_screen(NewCommandDialog(previous=previous, error=error), run)
+        self.push_screen(NewCommandDialog(previous=previous, error=error, nodes=list(self.host.node_states)), run)
 
     async def _exec(self, params: dict[str, Any]) -> None:
         """Run the dialog's command as a session of its own, so it stays listed (with its output) after it ends.

@@ -6,10 +6,13 @@ the screen. After the title, a mark says when the link to the host is not live (
 gone). The right end names the host's socket and says what quitting does: with nothing running it just
 quits; else it asks whether to keep the sessions running or end them. Narrow terminals get the short forms. No clock here: a ticking clock would make every screenshot different. Blanks never lead a run
 of text (an SVG renderer drops those, and the line's parts would move in the README's screenshots): a blank
-before text is a span of its own, and the padding before the right end trails the counts.
+before text is a span of its own, and the padding before the right end trails the counts. With nodes, the
+counts cover every node's sessions, and a node that does not answer is marked ("node b unreachable").
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -38,6 +41,7 @@ class SummaryHeader(Widget):
         self.journal_problem: str | None = None  # why the host's sessions are not being saved to disk
         self.quit_key = "q"  # as bound now (the keymap may remap it)
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
+        self.unreachable: list[str] = []  # the nodes that do not answer now
 
     def show_counts(self, counts: dict[str, int]) -> None:
         if counts != self.counts:
@@ -56,6 +60,13 @@ class SummaryHeader(Widget):
         if link != self.link or (where and where != self.attached_to):
             self.link = link
             self.attached_to = where or self.attached_to
+            self.refresh()
+
+    def show_nodes(self, nodes: Mapping[str, str | None]) -> None:
+        """Mark the nodes that do not answer (``nodes``: each with why not, None when it answers)."""
+        down = [name for name, problem in nodes.items() if problem is not None]
+        if down != self.unreachable:
+            self.unreachable = down
             self.refresh()
 
     def render(self) -> Text:
@@ -81,6 +92,9 @@ class SummaryHeader(Widget):
             style = Style.parse(colours)
             text.append(" ", style=style + BLANK)
             text.append(short if counts_form else long, style=style)
+        if self.unreachable:
+            text.append(" ", style=BLANK)
+            text.append(self._nodes_mark(counts_form), style="bold white on #5f5f5f")
         if self.journal_problem:
             text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
@@ -101,6 +115,13 @@ class SummaryHeader(Widget):
         text.append(" " * max(2, pad), style=failed)  # trails the counts: a copy of the screen reads them apart
         text.append_text(right)
         return text
+
+    def _nodes_mark(self, form: int) -> str:
+        """``node b unreachable``, shorter in the narrower forms (``b unreachable``, ``b down``)."""
+        names = ", ".join(self.unreachable)
+        if form == 0:
+            return f" node{'s' if len(self.unreachable) > 1 else ''} {names} unreachable "
+        return f" {names} unreachable " if form == 1 else f" {','.join(self.unreachable)} down "
 
     def _right(self, form: int) -> Text:
         """Form 0: where the host serves and what quitting does; 1: shorter; 2: what quitting does alone."""

@@ -55,6 +55,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (SessionsPane, "filter", "filter by text in id, name, command or agent"),
         (FilterBar, "filter-clear", "in the filter: clear it"),
         (SessionsPane, "state-filter", "cycle the state: all, running, waiting, finished, failed"),
+        (SessionsPane, "node-filter", "with nodes: cycle the node: all, local, then each node"),
     ]),
     ("Dashboard", [
         (DOMNode, "help", "this help"),

@@ -3,7 +3,9 @@
 It says where the command will run and what it may write, since a sandboxed run writes only some places.
 Every run from here stays in the session list, with its output, after it ends (the app starts it as a
 session of its own); "background" off means: take me to it, and type into it at once when it is a PTY.
-The checkboxes show their state in text (``[x]`` / ``[ ]``), not only by colour.
+The checkboxes show their state in text (``[x]`` / ``[ ]``), not only by colour. With nodes configured, a
+chooser says which machine runs it: this one (``local``) or a node, whose host then runs it under its own
+sandbox, in its own working directory unless one is given.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label
+from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from .base import FormDialog
 
@@ -23,6 +25,7 @@ WHERE_IT_RUNS = (
     "sandbox's tmp is \"private\") and $TMPDIR; the rest is read-only, secrets such as ~/.ssh are hidden. On "
     "the host (gateway): whatever you may."
 )
+LOCAL = "local"
 
 
 class StateCheckbox(Checkbox):
@@ -34,22 +37,32 @@ class StateCheckbox(Checkbox):
 
 
 class NewCommandDialog(FormDialog[dict[str, Any] | None]):
-    """Dismisses with the ``exec`` parameters (``command``, ``workdir``, ``pty``, ``background``) or None."""
+    """Dismisses with the ``exec`` parameters (``command``, ``workdir``, ``pty``, ``background``; ``host:
+    "node"`` and ``node`` when a node was chosen) or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="new-command-cancel")]
 
-    def __init__(self, workdir: str | None = None, previous: dict[str, Any] | None = None, error: str = "") -> None:
-        """``previous`` and ``error``: a refused run's parameters and why, to correct rather than retype."""
+    def __init__(self, workdir: str | None = None, previous: dict[str, Any] | None = None, error: str = "",
+                 nodes: list[str] | None = None) -> None:
+        """``previous`` and ``error``: a refused run's parameters and why, to correct rather than retype;
+        ``nodes``: the configured nodes, to choose from (none: no chooser)."""
         super().__init__()
         self.previous = previous or {}
-        self.workdir = self.previous.get("workdir") or workdir or os.getcwd()
+        self.local_workdir = workdir or os.getcwd()
+        self.chosen_node = self.previous.get("node") or LOCAL
+        self.workdir = self.previous.get("workdir") or (self.local_workdir if self.chosen_node == LOCAL else "")
         self.error = error
+        self.node_names = nodes or []
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("New command", classes="dialog-title")
             yield Input(self.previous.get("command", ""), placeholder="command, e.g. make test", id="command")
-            yield Input(self.workdir, placeholder="working directory", id="workdir")
+            if self.node_names:
+                yield Select([(f"runs on: {name}", name) for name in (LOCAL, *self.node_names)], value=self.chosen_node,
+                             allow_blank=False, id="node")
+            yield Input(self.workdir, placeholder="working directory (empty on a node: its host's own)",
+                        id="workdir")
             yield Label(WHERE_IT_RUNS, classes="dialog-help", id="new-command-where")
             with Horizontal(classes="dialog-options"):
                 yield StateCheckbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
@@ -64,6 +77,15 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#command", Input).focus()
 
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A working directory of this machine means nothing on a node: the default follows the choice."""
+        event.stop()
+        workdir = self.query_one("#workdir", Input)
+        if event.value == LOCAL and not workdir.value.strip():
+            workdir.value = self.local_workdir
+        elif event.value != LOCAL and workdir.value.strip() == self.local_workdir:
+            workdir.value = ""
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.submit()
@@ -73,11 +95,13 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
         if not command:
             self.query_one("#new-command-error", Label).update("type a command to run")
             return
-        self.dismiss(
-            {
-                "command": command,
-                "workdir": self.query_one("#workdir", Input).value.strip() or None,
-                "pty": self.query_one("#pty", Checkbox).value,
-                "background": self.query_one("#background", Checkbox).value,
-            }
-        )
+        params: dict[str, Any] = {
+            "command": command,
+            "workdir": self.query_one("#workdir", Input).value.strip() or None,
+            "pty": self.query_one("#pty", Checkbox).value,
+            "background": self.query_one("#background", Checkbox).value,
+        }
+        node = self.query_one("#node", Select).value if self.node_names else LOCAL
+        if node != LOCAL:
+            params.update(host="node", node=node)
+        self.dismiss(params)

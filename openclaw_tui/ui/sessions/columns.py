@@ -4,6 +4,8 @@ At 120 columns every column shows at its natural width. A narrower terminal lose
 title repeats anyway (where it runs, pty or pipe), then narrows the gaps and shortens the agent and the
 name, and only then anything an operator decides by: the status and the exit code stay visible down to 60
 columns.
+With nodes, a node column comes first (as wide as the longest node name), and the id column widens by as
+much, since ids then read ``NODE/ID``; it goes early when room runs short, as the id repeats the node.
 Any width left over goes to the name. Pure, so the list and the tests agree on one layout.
 """
 
@@ -22,6 +24,7 @@ class Column:
 
 COLUMNS = (
     Column("mark", " ", 1),
+    Column("node", "node", 5),
     Column("id", "id", 18),
     Column("name", "name", 22),
     Column("agent", "agent", 10),
@@ -32,12 +35,13 @@ COLUMNS = (
     Column("where", "runs in", 8),
 )
 
-NAME_MAX = 48  # a wide terminal shows names whole up to the length the host gives them
+NAME_MAX = 48
+NODE_MAX = 12  # a wide terminal shows names whole up to the length the host gives them
 GAP = 2
 
 # How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last.
 STEPS: tuple[tuple[str, ...], ...] = (
-    ("drop", "where"), ("drop", "io"), ("gap", "1"), ("shrink", "agent", "6"), ("shrink", "name", "12"),
+    ("drop", "where"), ("drop", "io"), ("drop", "node"), ("gap", "1"), ("shrink", "agent", "6"), ("shrink", "name", "12"),
     ("shrink", "name", "8"), ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"),
     ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
 )
@@ -58,12 +62,18 @@ class Layout:
         return next((c.width for c in self.columns if c.key == key), 0)
 
 
-def fit(available: int, id_width: int | None = None) -> Layout:
+def fit(available: int, id_width: int | None = None, node_width: int | None = None) -> Layout:
     """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`.
 
     ``id_width``: the longest id listed, when shorter than the column: the rest goes to the name.
+    ``node_width``: the longest node name when nodes are configured (None: no node column).
     """
     layout = Layout(COLUMNS, GAP)
+    if node_width is None:
+        layout = _apply(layout, ("drop", "node"), 0)
+    else:
+        node_width = max(len("local"), min(node_width, NODE_MAX))
+        layout = _resize(_resize(layout, "node", node_width), "id", layout.width_of("id") + node_width + 1)
     if id_width is not None:
         layout = _resize(layout, "id", max(len("id"), min(id_width, layout.width_of("id"))))
     for step in STEPS:

@@ -1,4 +1,5 @@
-"""The filter bar above the session list: free text and a state (all, running, waiting, finished, failed).
+"""The filter bar above the session list: free text, a state (all, running, waiting, finished, failed) and,
+with nodes configured, a node (all, local, then each node).
 
 It owns the filter's state and says so with :class:`Changed`; the keys that drive it live on the
 sessions pane, so they work while the list has focus. In the text box, Enter keeps the text and goes back
@@ -15,11 +16,11 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Label
 
-from .rows import STATES, RowFilter
+from .rows import ALL_NODES, LOCAL, STATES, RowFilter
 
 
 class FilterBar(Horizontal):
-    """Text box and state label; posts :class:`Changed` with the new :class:`RowFilter`."""
+    """Text box, state label and node label (shown with nodes only); posts :class:`Changed` with the new :class:`RowFilter`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "clear", "Clear filter", id="filter-clear")]
 
@@ -34,11 +35,13 @@ class FilterBar(Horizontal):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.row_filter = RowFilter()
+        self.node_names: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Label(" filter ", classes="filter-label")  # spaces in the text: they survive a copy of the screen
         yield Input(placeholder="text in id, name, command or agent", id="filter-text")
         yield Label(self._state_text(), id="filter-state")
+        yield Label(self._node_text(), id="filter-node", classes="-hidden")
 
     def focus_text(self) -> None:
         self.query_one(Input).focus()
@@ -46,11 +49,22 @@ class FilterBar(Horizontal):
     def cycle_state(self) -> None:
         states = list(STATES)
         nxt = states[(states.index(self.row_filter.state) + 1) % len(states)]
-        self._set(RowFilter(self.row_filter.text, nxt))
+        self._set(RowFilter(self.row_filter.text, nxt, self.row_filter.node))
+
+    def set_nodes(self, nodes: list[str]) -> None:
+        """The configured nodes: the node filter shows (and cycles through them) only when there are some."""
+        if nodes != self.node_names:
+            self.node_names = nodes
+            self.query_one("#filter-node", Label).set_class(not nodes, "-hidden")
+
+    def cycle_node(self) -> None:
+        choices = [ALL_NODES, LOCAL, *self.node_names]
+        at = choices.index(self.row_filter.node) if self.row_filter.node in choices else 0
+        self._set(RowFilter(self.row_filter.text, self.row_filter.state, choices[(at + 1) % len(choices)]))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self._set(RowFilter(event.value, self.row_filter.state))
+        self._set(RowFilter(event.value, self.row_filter.state, self.row_filter.node))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -63,7 +77,11 @@ class FilterBar(Horizontal):
     def _set(self, row_filter: RowFilter) -> None:
         self.row_filter = row_filter
         self.query_one("#filter-state", Label).update(self._state_text())
+        self.query_one("#filter-node", Label).update(self._node_text())
         self.post_message(self.Changed(row_filter))
 
     def _state_text(self) -> str:
         return f" state: {self.row_filter.state} "
+
+    def _node_text(self) -> str:
+        return f" node: {self.row_filter.node} "

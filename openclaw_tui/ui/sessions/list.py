@@ -4,12 +4,13 @@ Drawn with the Line API: a row is made only when it is on screen, so a thousand 
 dozen visible rows cost, and the once-a-second runtime tick repaints only when a visible row changed
 (never a relayout of the screen). The columns follow the width (:mod:`.columns`). The cursor belongs to
 a session id, not a row number, so it stays on its session as rows come and go; moving it posts
-:class:`Selected`. An empty list says why: no sessions yet, or nothing matches the filter.
+:class:`Selected`. An empty list says why: no sessions yet, or nothing matches the filter. With nodes, a
+node column shows where each session runs, and a node that does not answer has its rows greyed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -25,7 +26,7 @@ from textual.strip import Strip
 
 from ...remote.views import SessionView
 from .columns import Layout, fit
-from .rows import RowFilter, row_cells, row_key
+from .rows import ALL_NODES, RowFilter, row_cells, row_key
 
 HEADER_ROWS = 1
 
@@ -58,7 +59,9 @@ class SessionList(ScrollView, can_focus=True):
         self._selected: str | None = None
         self._filter = RowFilter()
         self._layout: Layout = fit(80)
-        self._laid_out_for = (80, 0)
+        self._laid_out_for: tuple[int, int, int | None] = (80, 0, None)
+        self._node_states: Mapping[str, str | None] = {}  # node -> why it does not answer (None: it does)
+        self._node_width: int | None = None  # the longest node name; None: no nodes, no node column
         self._id_width = 0  # the longest id listed: the id column is no wider
         self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
         self._styles: tuple[Style, Style, Style, Style] | None = None
@@ -73,8 +76,14 @@ class SessionList(ScrollView, can_focus=True):
     def selected_id(self) -> str | None:
         return self._selected
 
-    def show(self, sessions: Sequence[SessionView], row_filter: RowFilter, pinned: str | None = None) -> None:
-        """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case."""
+    def show(self, sessions: Sequence[SessionView], row_filter: RowFilter, pinned: str | None = None,
+             nodes: Mapping[str, str | None] | None = None) -> None:
+        """Show ``sessions`` (already newest first) that ``row_filter`` keeps, and ``pinned`` in any case;
+        ``nodes``: the configured nodes, each with why it does not answer (None: it does)."""
+        if nodes is not None and nodes != self._node_states:
+            self._node_states = dict(nodes)
+            self._node_width = max(map(len, self._node_states), default=0) or None
+            self.refresh()
         visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
         ids = [s.id for s in visible]
         refilled = ids != self._ids or row_filter != self._filter  # an empty list's message names the filter
@@ -167,7 +176,11 @@ class SessionList(ScrollView, can_focus=True):
         return [self._row_key(i) for i in range(top, min(len(self._sessions), top + self._rows_on_screen()))]
 
     def _row_key(self, index: int) -> tuple[object, ...]:
-        return index == self._cursor, row_key(self._sessions[index])
+        session = self._sessions[index]
+        return index == self._cursor, row_key(session, self._unreachable(session))
+
+    def _unreachable(self, session: SessionView) -> bool:
+        return session.node is not None and self._node_states.get(session.node) is not None
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -190,8 +203,9 @@ class SessionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        if (width, self._id_width) != self._laid_out_for:  # the scrollbar comes and goes with the rows
-            self._layout, self._laid_out_for = fit(width, self._id_width), (width, self._id_width)
+        wanted = (width, self._id_width, self._node_width)
+        if wanted != self._laid_out_for:  # the scrollbar comes and goes with the rows
+            self._layout, self._laid_out_for = fit(*wanted), wanted
         base, header, cursor, empty = self._row_styles()
         if y < HEADER_ROWS:
             return self._strip(self._header_cells(), header, width)
@@ -200,7 +214,8 @@ class SessionList(ScrollView, can_focus=True):
             return self._empty_line(y - HEADER_ROWS, width, base, empty)
         if index >= len(self._sessions):
             return Strip.blank(width, base)
-        return self._strip(row_cells(self._sessions[index]), cursor if index == self._cursor else base, width)
+        session = self._sessions[index]
+        return self._strip(row_cells(session, self._unreachable(session)), cursor if index == self._cursor else base, width)
 
     def _header_cells(self) -> dict[str, Text]:
         return {c.key: Text(c.label) for c in self._layout.columns}
@@ -251,12 +266,14 @@ class SessionList(ScrollView, can_focus=True):
         if self._sessions:
             return []
         f = self._filter
-        if not f.text.strip() and f.state == "all":
+        if not f.text.strip() and f.state == "all" and f.node == ALL_NODES:
             return ["No sessions yet: agents' commands appear here. Press n to start one."]
         what = " and ".join(part for part in (f"text {f.text.strip()!r}" if f.text.strip() else "",
-                                               f"state {f.state}" if f.state != "all" else "") if part)
+                                               f"state {f.state}" if f.state != "all" else "",
+                                               f"node {f.node}" if f.node != ALL_NODES else "") if part)
         return [f"No session matches the filter ({what}).",
-                "Escape in the filter box clears the text; f cycles the state back to all."]
+                "Escape in the filter box clears the text; f cycles the state back to all"
+                + ("; o the node." if f.node != ALL_NODES else ".")]
 
 
 def _style(cell: Text) -> Style:

@@ -1,8 +1,9 @@
-"""The sessions pane: the filter bar over the session list, and the keys that filter it."""
+"""The sessions pane: the filter bar over the session list, and the keys that filter it (the node filter's
+only with nodes configured)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -20,12 +21,14 @@ class SessionsPane(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_filter", "Filter", id="filter"),
         Binding("f", "cycle_state", "State", id="state-filter"),
+        Binding("o", "cycle_node", "Node", id="node-filter"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._sessions: Sequence[SessionView] = []
         self.pinned: str | None = None  # shown whatever the filter: the session being typed into
+        self.node_states: Mapping[str, str | None] = {}
 
     def compose(self) -> ComposeResult:
         yield FilterBar(id="filter-bar")
@@ -41,9 +44,15 @@ class SessionsPane(Vertical):
         self.pinned = session_id
         self.show(self._sessions)
 
-    def show(self, sessions: Sequence[SessionView]) -> None:
+    def show(self, sessions: Sequence[SessionView], nodes: Mapping[str, str | None] | None = None) -> None:
+        """``nodes``: the configured nodes, each with why it does not answer (None: it does); as before if
+        not given."""
         self._sessions = sessions
-        self.session_list.show(sessions, self.query_one(FilterBar).row_filter, self.pinned)
+        if nodes is not None and nodes != self.node_states:
+            self.node_states = dict(nodes)
+            self.query_one(FilterBar).set_nodes(list(nodes))
+            self.refresh_bindings()
+        self.session_list.show(sessions, self.query_one(FilterBar).row_filter, self.pinned, self.node_states)
 
     def action_focus_filter(self) -> None:
         self.query_one(FilterBar).focus_text()
@@ -51,9 +60,14 @@ class SessionsPane(Vertical):
     def action_cycle_state(self) -> None:
         self.query_one(FilterBar).cycle_state()
 
+    def action_cycle_node(self) -> None:
+        self.query_one(FilterBar).cycle_node()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action != "cycle_node" or bool(self.node_states)  # no node to choose without nodes
     def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
         event.stop()
-        self.session_list.show(self._sessions, event.row_filter, self.pinned)
+        self.session_list.show(self._sessions, event.row_filter, self.pinned, self.node_states)
 
     def on_filter_bar_done(self, event: FilterBar.Done) -> None:
         event.stop()

@@ -5,7 +5,8 @@ what these decide. A session is *waiting* as the host decides it (``waiting_for_
 evidence that it is blocked reading its terminal, ``waiting_reason``, within about a second, or by the
 15 s idle rule); the list only words the reason. A session that exited non-zero is ``completed`` for
 agents (the contract's word), but to the operator it failed: its exit code is red, the "failed" filter
-keeps it and the header counts it as failed.
+keeps it and the header counts it as failed. With nodes, a row says which node runs the session (``local``:
+this machine), and the rows of a node that does not answer are greyed, as last seen.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ...remote.views import SessionView
 from .. import clock
 
 STATES = ("all", "running", "waiting", "finished", "failed")
+ALL_NODES, LOCAL = "all", "local"
+UNREACHABLE = "grey50"
 WAIT_MARK = "◆"
 
 # Kernel evidence worth a word in the list; a plain blocked read is what "waiting" already says.
@@ -50,6 +53,10 @@ def agent_label(session: SessionView) -> str:
     return session.agent if session.agent is not None else "operator"
 
 
+def node_label(session: SessionView) -> str:
+    return session.node if session.node is not None else LOCAL
+
+
 def end_label(session: SessionView) -> str:
     """Exit code or signal of a finished session (``exit 0``, ``SIGKILL``, ``timeout``); empty while running."""
     if session.running:
@@ -63,12 +70,16 @@ def end_label(session: SessionView) -> str:
 
 @dataclass(frozen=True)
 class RowFilter:
-    """Text (matched in id, name, command and agent) and a state from :data:`STATES`."""
+    """Text (matched in id, name, command, agent and node), a state from :data:`STATES` and a node (``all``,
+    ``local`` or a node's name)."""
 
     text: str = ""
     state: str = "all"
+    node: str = ALL_NODES
 
     def keeps(self, session: SessionView) -> bool:
+        if self.node != ALL_NODES and node_label(session) != self.node:
+            return False
         if self.state == "running" and not session.running:
             return False
         if self.state == "waiting" and not session.waiting_for_input:
@@ -80,7 +91,7 @@ class RowFilter:
         needle = self.text.strip().lower()
         if not needle:
             return True
-        hay = " ".join((session.id, session.name, session.command, agent_label(session))).lower()
+        hay = " ".join((session.id, session.name, session.command, agent_label(session), node_label(session))).lower()
         return all(word in hay for word in needle.split())
 
 
@@ -91,15 +102,18 @@ def where_label(session: SessionView) -> Text:
     return Text("sandbox" if session.placement == "sandbox" else "host", style="dim" if not session.running else "")
 
 
-def row_key(session: SessionView) -> tuple[object, ...]:
+def row_key(session: SessionView, unreachable: bool = False) -> tuple[object, ...]:
     """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
-    return (session.id, session.name, session.agent, session.running, session.waiting_for_input,
+    return (unreachable, session.id, session.name, session.agent, session.running, session.waiting_for_input,
             session.waiting_reason, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
             session.pty, session.placement, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
 
 
-def row_cells(session: SessionView) -> dict[str, Text]:
-    """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured."""
+def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text]:
+    """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured, the rows of a
+    node that does not answer (``unreachable``) greyed."""
+    if unreachable:
+        return _greyed(session)
     state = state_of(session)
     reason = session.waiting_reason
     style = STATE_STYLES["failed"] if failed(session) else STATE_STYLES.get(state, "")
@@ -107,6 +121,7 @@ def row_cells(session: SessionView) -> dict[str, Text]:
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state
     return {
         "mark": Text(WAIT_MARK if state == "waiting" else " ", style="bold #ffaf00"),
+        "node": Text(node_label(session), style=row_style),
         "id": Text(session.id, style=row_style),
         "name": Text(session.name, style=row_style, overflow="ellipsis", no_wrap=True),
         "agent": Text(agent_label(session), style=row_style),
@@ -116,6 +131,15 @@ def row_cells(session: SessionView) -> dict[str, Text]:
         "io": Text("pty" if session.pty else "pipe", style=row_style),
         "where": where_label(session),
     }
+
+
+def _greyed(session: SessionView) -> dict[str, Text]:
+    """A row as last seen on a node that does not answer now: what it was, all in grey, and that its node is
+    unreachable where its state would be (nobody knows its state now)."""
+    cells = {key: Text(cell.plain, style=UNREACHABLE) for key, cell in row_cells(session).items()}
+    cells["mark"] = Text("?", style=UNREACHABLE)
+    cells["state"] = Text("node unreachable", style=UNREACHABLE + " italic")
+    return cells
 
 
 def counts(sessions: Iterable[SessionView]) -> dict[str, int]:

@@ -77,8 +77,12 @@ class Workspace(Vertical):
         return bool(terminal) and terminal.first().type_through
 
     def sync(self, sessions: Sequence[SessionView]) -> None:
-        self.query_one(SessionsPane).show(sessions)
+        self.query_one(SessionsPane).show(sessions, self.host.node_states)
         self.view.refresh_info()
+        shown = self.view.session
+        if shown is not None and self.host.session(shown.id) not in (shown, None):
+            # its node answers again, over a new mirror: view the live session, not the one last seen
+            self.run_worker(self.view.show(self.host.session(shown.id)), group="view", exclusive=True)
 
     def select(self, session_id: str) -> bool:
         """Move the list cursor to ``session_id``; False if it is not (yet) listed."""
