@@ -140,7 +140,10 @@ class DashboardApp(App[int]):
         except OSError as exc:
             self._demo_refused(f"cannot write the demo's scripts: {exc}")
             return
-        await start_demo(self.host, folder, self.announcer.expect_wait, self._demo_refused)
+        ids = await start_demo(self.host, folder, self.announcer.expect_wait, self._demo_refused)
+        if ids and self.shown:  # the newest on view, as on a host whose sessions were all there at the start
+            self._sync()
+            self.workspace.select(ids[-1])
 
     def _demo_refused(self, why: str) -> None:
         self.notify(why, title="Demo", severity="error", markup=False)

@@ -18,7 +18,7 @@ from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.sessions.workspace import Workspace
 
-from .conftest import SIZE, heard, run, start, until
+from .conftest import SIZE, heard, run, selected, start, until
 
 
 async def test_demo_starts_the_example_sessions_and_quitting_can_end_them(host):
@@ -37,6 +37,18 @@ async def test_demo_starts_the_example_sessions_and_quitting_can_end_them(host):
         await until(pilot, lambda: not app.is_running, "the app to quit once they ended", timeout=30)
     assert not any(s.running for s in sessions) and not host.closed
     assert (demo_folder() / "build.sh").exists()  # left for demo sessions that a detach keeps running
+
+
+async def test_the_demo_on_a_served_host_ends_with_its_newest_session_on_view(served, remote):
+    # sessions reach a mirror one by one, and the first one listed is selected: the demo then shows the
+    # newest (the full-screen program), as on a host whose sessions were all there when the dashboard opened
+    host, _sock = served
+    app = make_app(remote, demo=True)
+    async with run(app, SIZE) as pilot:
+        await until(pilot, lambda: len(app.sessions()) == 6, "the six demo sessions")
+        newest = host.sessions()[0]
+        await until(pilot, lambda: selected(app) == newest.id, "the newest demo session on view")
+        assert newest.pty  # the full-screen program
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
