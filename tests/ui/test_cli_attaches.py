@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from .tmuxpane import Dashboard, Tmux, dashboard_command, host_pid
+from .tmuxpane import Dashboard, Tmux, dashboard_command, host_pid, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -36,14 +35,8 @@ def call(env: dict[str, str], request: dict[str, object]) -> dict[str, object]:
 def serving(tmp_path) -> Iterator[dict[str, str]]:
     """A host serving on a private socket; the environment that reaches it."""
     env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
-    serve = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "--config", "/dev/null", "serve"], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert serve.stdout is not None and "serving" in serve.stdout.readline()
+    with serve_host(env, "/dev/null"):
         yield env
-    finally:
-        serve.send_signal(signal.SIGTERM)
-        serve.wait(30)
 
 
 def test_plain_openclaw_tui_attaches_to_the_running_host_and_leaves_its_sessions(serving, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ import pytest
 
 from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
 from ..sshrig import SshRig
-from .tmuxpane import Tmux
+from .tmuxpane import Tmux, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -40,14 +40,8 @@ def serving_fixture(tmp_path: Path, nodes_config: Path) -> Iterator[dict[str, st
     env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(sock),
            "OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS": "1000"}
     env.pop("TMUX", None)
-    serve = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "--config", str(nodes_config), "serve"], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        assert serve.stdout is not None and "serving" in serve.stdout.readline()
+    with serve_host(env, nodes_config):
         yield env
-    finally:
-        serve.send_signal(signal.SIGTERM)
-        serve.wait(30)
 
 
 def row(screen: str, sid: str) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -67,6 +69,21 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what}; the pane shows:\n{screen}")
 
+
+
+@contextmanager
+def serve_host(env: dict[str, str], config: Path | str) -> Iterator[None]:
+    """A real ``openclaw-tui serve`` with ``env`` (its socket) and ``config``, ended when the block ends."""
+    serve = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "--config", str(config), "serve"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert serve.stdout is not None and "serving" in serve.stdout.readline()
+        yield
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(30)
+        if serve.stdout is not None:
+            serve.stdout.close()
 
 
 def dashboard_command() -> str:

@@ -116,7 +116,7 @@ class HeldRecord(SessionJournal):
 
     __slots__ = ("calls",)
 
-    def __init__(self, session_id: str) -> None:  # noqa: D107 - no journal behind it, so no batch either
+    def __init__(self, session_id: str) -> None:  # no journal behind it, so no batch either
         self.id = session_id
         self.dead = False
         self.calls: list[tuple[Callable[..., None], tuple[Any, ...]]] = []
