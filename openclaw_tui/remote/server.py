@@ -302,8 +302,8 @@ class _Connection:
         if self.confined is not None:
             raise p.RemoteError(p.REFUSED, "refused: a process inside a session cannot restart the host")
         if self.reexec is None:
-            raise p.RemoteError(p.REFUSED, "this host cannot re-execute itself: it runs inside a dashboard or "
-                                           "another program; only `openclaw-tui serve` can")
+            raise p.RemoteError(p.REFUSED, "this host cannot re-execute itself: it runs inside another "
+                                           "program; only `openclaw-tui serve` can")
         return await self.reexec()
 
     async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:

@@ -86,7 +86,7 @@ class HostView(Protocol):
     def start(self) -> None: ...
 
     async def close(self) -> None:
-        """Let go of the host: an embedded one ends its sessions, a mirrored one only disconnects."""
+        """Let go of the host: a mirrored one only disconnects; one in this process (a test's) ends its sessions."""
 
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
         """A tool call, answered as agents are answered (``agent`` None: the operator)."""

@@ -210,7 +210,7 @@ async def test_a_process_inside_a_session_cannot_re_execute_the_host(serve) -> N
 async def test_a_host_that_is_not_serve_refuses_to_re_execute(served) -> None:
     _, sock = served  # a host served in-process, as a dashboard's is
     async with await HostClient.connect(sock) as client:
-        with pytest.raises(RemoteError, match="cannot re-execute itself: it runs inside a dashboard") as refused:
+        with pytest.raises(RemoteError, match="cannot re-execute itself: it runs inside another program") as refused:
             await client.request("host.reexec")
     assert refused.value.code == REFUSED
 

@@ -65,6 +65,8 @@ def end_label(session: SessionView) -> str:
         return "timeout"
     if session.exit.signal:
         return session.exit.signal
+    if session.exit.code is None:  # no status could be had: the host that ran it died
+        return "host died" if session.exit.failure else "ended"
     return f"exit {session.exit.code}"
 
 
