@@ -122,6 +122,11 @@ def install(where: Path, version: str | None = None) -> None:
         init = new / "__init__.py"
         init.write_text(init.read_text().replace(f'__version__ = "{openclaw_tui.__version__}"',
                                                  f'__version__ = "{version}"'))
-    if where.exists():
-        shutil.rmtree(where)
-    new.rename(where)
+    if where.exists():  # moved aside whole, then removed: a file the running host creates meanwhile harms nothing
+        old = where.with_name(where.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        where.rename(old)
+        new.rename(where)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        new.rename(where)
