@@ -244,7 +244,7 @@ async def test_a_journal_record_torn_by_the_test_loses_only_that_record(tmp_path
         s = second.session(sid)
         assert s is not None and "first line" in s.output.full_text()
         assert s.details()["failureKind"] == "host-died", "no exit record: it reads as running when its host died"
-        assert end_label(s) == "host died", "the dashboard's exit column says so too (not 'exit None')"
+        assert end_label(s) == "died", "the dashboard's exit column says so too (not 'exit None')"
         assert second.journal_status == {"saving": True, "problem": None}, "a torn last record is expected"
 
 

@@ -66,7 +66,7 @@ def end_label(session: SessionView) -> str:
     if session.exit.signal:
         return session.exit.signal
     if session.exit.code is None:  # no status could be had: the host that ran it died
-        return "host died" if session.exit.failure else "ended"
+        return "died" if session.exit.failure else "ended"  # its host died (the status column: failed)
     return f"exit {session.exit.code}"
 
 
