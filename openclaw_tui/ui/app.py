@@ -40,7 +40,7 @@ from .sessions.rows import counts
 from .sessions.workspace import Workspace
 from .terminal_view import TerminalView
 
-TICK_S = 1.0
+TICK_S = 2.0  # runtimes move on this often; events (a new session, an exit, waiting) show at once
 EXIT_WATCHDOG_S = 2.0  # after SIGTERM, once everything is released: restoring the terminal must not hang the exit
 QUIT_IDS_LISTED = 12
 

@@ -32,7 +32,7 @@ LINK_MARKS = {  # the link to the host, when it is not live: the long form and t
 
 class SummaryHeader(Widget):
     """Call :meth:`show_counts` with :func:`~openclaw_tui.ui.sessions.rows.counts`; set :attr:`attached_to` for
-    an attached dashboard. Only a change repaints it (the tick calls it every second)."""
+    an attached dashboard. Only a change repaints it (the tick calls it every 2 s)."""
 
     def __init__(self, *, attached_to: str | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
