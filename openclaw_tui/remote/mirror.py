@@ -209,6 +209,7 @@ class RemoteHost:
         given = path if isinstance(path, HostClient) else None
         self.path: Path | None = None if isinstance(path, HostClient) else (path or socket_path())
         self._sessions: dict[str, RemoteSession] = {}
+        self._input_turn = asyncio.Lock()  # one input request at a time: each reaches the host in the order sent
         self.bus = EventBus(self._snapshot)
         """The host's events as mirrored here, for this process's frontends."""
         self._order = 0
@@ -278,7 +279,8 @@ class RemoteHost:
         payload = {"sessionId": session_id, "data": base64.b64encode(data).decode(), "source": source,
                    "action": action}
         try:
-            r = await (await self.link.ready()).request("session.input", payload)
+            async with self._input_turn:  # concurrent callers (a task per keystroke) must not overtake each other
+                r = await (await self.link.ready()).request("session.input", payload)
         except p.RemoteError as exc:
             raise InputRefused(str(exc), "input-refused") from None
         except ConnectionError as exc:

@@ -118,8 +118,7 @@ class TerminalView(Widget, can_focus=True):
         self._leave_keys = {LEAVE_KEY}
         self.origin = (0, 0)  # screen cell shown at the pane's top left (non-zero when the PTY is larger)
         self._restore: tuple[SessionView, tuple[int, int]] | None = None  # the size to give back after typing
-        self._outbox: list[tuple[str, bytes, str]] = []  # keys on their way, in the order they were typed
-        self._sender: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
 
     def on_mount(self) -> None:
         # Paused while nothing is pending: an idle dashboard must not wake FPS times a second (PERF P8).
@@ -354,27 +353,19 @@ class TerminalView(Widget, can_focus=True):
         if session is None or not session.stdin_writable:
             self.type_through = False
             return
-        sending = self._sender is not None and not self._sender.done()
-        if not sending:  # no earlier key still on its way: this one may go at once, as it mostly can
+        if not self._sending:  # no earlier key still on its way: this one may go at once, as it mostly can
             try:
                 if self.host.send_input_now(session.id, data, "operator", action) is not None:
                     return
             except InputRefused as exc:
                 self.notify(str(exc), severity="error", markup=False)
                 return
-        self._outbox.append((session.id, data, action))
-        if not sending:
-            self._sender = asyncio.ensure_future(self._deliver())
+        task = asyncio.ensure_future(self._deliver(session.id, data, action))  # keeps the keys' order
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
-    async def _deliver(self) -> None:
-        """Send the keys waiting, one request at a time, so they reach the program in the order typed (a task
-        per key could overtake another on its way to a host in another process). Keys typed meanwhile go
-        together in the next request."""
-        while self._outbox:
-            session_id, data, action = self._outbox.pop(0)
-            while self._outbox and self._outbox[0][0] == session_id and self._outbox[0][2] == action:
-                data += self._outbox.pop(0)[1]
-            try:
-                await self.host.send_input(session_id, data, "operator", action)
-            except InputRefused as exc:
-                self.notify(str(exc), severity="error", markup=False)
+    async def _deliver(self, session_id: str, data: bytes, action: str) -> None:
+        try:
+            await self.host.send_input(session_id, data, "operator", action)
+        except InputRefused as exc:
+            self.notify(str(exc), severity="error", markup=False)
