@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import itertools
 import os
 import shutil
@@ -32,6 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench.host import end_serve, start_serve, wait_for_host
 from openclaw_tui.remote import protocol as p
 from openclaw_tui.remote.client import HostClient
+from tests.rawread import whole_ring
 
 CONFIG = '[tools.exec]\nhost = "{where}"\nkillGraceMs = 1000\n\n[host]\ncontainment = "{mode}"\n'
 
@@ -80,23 +80,8 @@ def gaps(found: list[int], lines: int) -> tuple[int, int]:
 
 
 async def raw_numbers(client: HostClient, sid: str) -> list[int]:
-    chunks: dict[int, bytes] = {}
-    done = asyncio.Event()
-    end = 0
-
-    def on(method: str, params: dict) -> None:
-        if method == "raw" and params.get("sessionId") == sid:
-            chunks[params["offset"]] = base64.b64decode(params["data"])
-            if params["offset"] + len(chunks[params["offset"]]) >= end:
-                done.set()
-
-    stop = client.listen(on)
-    answer = await client.request("raw.subscribe", {"sessionId": sid, "offset": 0})
-    end = answer["end"]
-    await asyncio.wait_for(done.wait(), 60)
-    stop()
-    await client.request("raw.unsubscribe", {"sessionId": sid})
-    return numbered(b"".join(chunks[k] for k in sorted(chunks)).decode(errors="replace"))
+    _, data = await whole_ring(client, sid)
+    return numbered(data.decode(errors="replace"))
 
 
 async def run(args: argparse.Namespace) -> None:

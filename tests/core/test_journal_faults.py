@@ -16,6 +16,8 @@ import pytest
 
 from openclaw_tui.core.journal import Journal, Limits, Recovered
 
+from ..smalldisk import small_disk
+
 CHILD = Path(__file__).with_name("journalchild.py")
 SESSIONS = Path("journal", "sessions")
 
@@ -156,18 +158,11 @@ def test_a_file_that_is_not_a_journal_is_set_aside_and_the_rest_load(tmp_path) -
     assert sorted(p.name for p in (tmp_path / SESSIONS).iterdir()) == ["cut-fern.jnl", "wild-yak.jnl.corrupt"]
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 256 KB tmpfs of our own (mounting needs root; skipped, saying why, where it is refused)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
-    yield mount
-    subprocess.run(["mount", "-o", "remount,rw", str(mount)], capture_output=True, check=False)
-    subprocess.run(["umount", "-l", str(mount)], check=True)
+@pytest.fixture(name="small_disk")
+def small_disk_fixture(tmp_path: Path) -> Iterator[Path]:
+    """A 256 KB tmpfs of our own."""
+    with small_disk(tmp_path, "256k") as mount:
+        yield mount
 
 
 def test_a_full_disk_degrades_the_journal_and_keeps_what_was_written(small_disk) -> None:

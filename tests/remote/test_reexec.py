@@ -10,7 +10,6 @@ kills still work, and nothing is left behind. Under each containment: cgroup, su
 from __future__ import annotations
 
 import asyncio
-import base64
 import os
 import signal
 import sys
@@ -22,6 +21,7 @@ from openclaw_tui.remote.client import HostClient
 from openclaw_tui.remote.protocol import REFUSED, RemoteError
 
 from ..escapes import containments, escape_command, new_mark, survivors
+from ..rawread import whole_ring
 from ..waiting import wait_for
 from .reexecrig import Serve
 from .test_reexec_clients import cli_call, waiting_for_the_host
@@ -50,22 +50,9 @@ def numbered(text: str) -> list[str]:
 
 async def raw_text(client: HostClient, sid: str) -> str:
     """Every byte of the session's raw ring, as its subscribers get it."""
-    chunks: dict[int, bytes] = {}
-    got = asyncio.Event()
-    end = 0
-
-    def on(method: str, params: dict) -> None:
-        if method == "raw" and params.get("sessionId") == sid:
-            chunks[params["offset"]] = base64.b64decode(params["data"])
-            if params["offset"] + len(chunks[params["offset"]]) >= end:
-                got.set()
-
-    client.listen(on)
-    answer = await client.request("raw.subscribe", {"sessionId": sid, "offset": 0})
-    assert answer["start"] == 0, "the whole flood must still be in the ring"
-    end = answer["end"]
-    await asyncio.wait_for(got.wait(), 30)
-    return b"".join(chunks[k] for k in sorted(chunks)).decode()
+    start, data = await whole_ring(client, sid, 30)
+    assert start == 0, "the whole flood must still be in the ring"
+    return data.decode()
 
 
 @pytest.mark.parametrize("serve", containments(), indirect=True)

@@ -8,11 +8,10 @@ real host: it says so on stderr and in ``list``, and its sessions go on.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
-import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,55 +22,22 @@ from openclaw_tui.core.persist import journal_name
 from openclaw_tui.remote.client import HostClient
 
 from ..escapes import new_mark, survivors
+from ..smalldisk import small_disk
 from ..waiting import wait_for
+from . import test_serve_orphans as orphans
 
-CONFIG = """
-[tools.exec]
-host = "{where}"
-killGraceMs = 500
-"""
-LINE_S = 60.0
 SANDBOX = sandbox.availability()
 
 
-class Serve:
-    """``openclaw-tui serve`` processes, one after the other, on one socket, config and state directory."""
+class Serve(orphans.Serve):
+    """``openclaw-tui serve`` processes, one after the other, on one socket, config and state directory; what
+    they say on stderr (a journal's problem) is read too."""
+
+    stderr = subprocess.PIPE
 
     def __init__(self, tmp_path: Path, where: str, state: Path | None = None) -> None:
-        config = tmp_path / "config.toml"
-        config.write_text(CONFIG.format(where=where))
-        self.sock = tmp_path / "run" / "host.sock"
-        self.state = state or tmp_path / "state"
-        self.env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(self.sock), "OPENCLAW_TUI_CONFIG": str(config),
-                    "XDG_STATE_HOME": str(self.state)}
-        self.procs: list[subprocess.Popen[str]] = []
+        super().__init__(tmp_path, where, state)
         self.journal = self.state / "openclaw-tui" / "journal" / journal_name(self.sock)
-
-    async def start(self) -> subprocess.Popen[str]:
-        proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.procs.append(proc)
-        assert "serving" in await self.line(proc)
-        return proc
-
-    @staticmethod
-    async def line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
-        pipe = getattr(proc, stream)
-        assert pipe is not None
-        return await asyncio.wait_for(asyncio.to_thread(pipe.readline), LINE_S)
-
-    async def close(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    await asyncio.to_thread(proc.wait, 30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            for pipe in (proc.stdout, proc.stderr):
-                if pipe is not None:
-                    pipe.close()
 
 
 async def exec_bg(client: HostClient, command: str, **kw: Any) -> str:
@@ -153,17 +119,11 @@ def client_text(serve: Serve, sid: str) -> str:
         return ""
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 512 KB tmpfs of our own (mounting needs root; skipped, saying why, where it is refused)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.strip() or done.returncode}")
-    yield mount
-    subprocess.run(["umount", "-l", str(mount)], check=True)
+@pytest.fixture(name="small_disk")
+def small_disk_fixture(tmp_path: Path) -> Iterator[Path]:
+    """A 512 KB tmpfs of our own."""
+    with small_disk(tmp_path, "512k") as mount:
+        yield mount
 
 
 async def test_a_full_disk_stops_the_journal_and_the_host_says_so_and_goes_on(tmp_path, small_disk) -> None:

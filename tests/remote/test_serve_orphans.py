@@ -41,27 +41,30 @@ SECONDS_AFTER_DEATH = 10.0  # "a few seconds": the grace (0.5 s) and the watchdo
 class Serve:
     """One ``openclaw-tui serve`` with its own socket, config and state directory."""
 
-    def __init__(self, tmp_path: Path, containment: str) -> None:
+    stderr: int = subprocess.DEVNULL  # where its stderr goes (a subclass that reads it: a pipe)
+
+    def __init__(self, tmp_path: Path, containment: str, state: Path | None = None) -> None:
         where = "sandbox" if containment == "sandbox" else "gateway"
         config = tmp_path / "config.toml"
         config.write_text(CONFIG.format(where=where, mode="subreaper" if containment == "subreaper" else "auto"))
         self.sock = tmp_path / "run" / "host.sock"
-        self.state = tmp_path / "state"
+        self.state = state or tmp_path / "state"
         self.env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(self.sock), "OPENCLAW_TUI_CONFIG": str(config),
                     "XDG_STATE_HOME": str(self.state)}
         self.procs: list[subprocess.Popen[str]] = []
 
     async def start(self) -> subprocess.Popen[str]:
         proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.PIPE, stderr=self.stderr)
         self.procs.append(proc)
         assert "serving" in await self.line(proc)
         return proc
 
     @staticmethod
-    async def line(proc: subprocess.Popen[str]) -> str:
-        assert proc.stdout is not None
-        return await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), LINE_S)
+    async def line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
+        pipe = getattr(proc, stream)
+        assert pipe is not None
+        return await asyncio.wait_for(asyncio.to_thread(pipe.readline), LINE_S)
 
     async def escapes(self, workdir: Path) -> list[str]:
         """Every escape route in a pipe session and in a PTY session; returns their two marks."""
@@ -90,8 +93,9 @@ class Serve:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
 
 
 async def _no_survivors(marks: list[str], seconds: float) -> float:
