@@ -34,8 +34,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.client import HostClient, NoHost
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.remote.wire.client import HostClient, NoHost
 from tests.hostile import LagMeter, hostile_lines, measure
 
 WARMUP = 20

@@ -33,7 +33,7 @@ import psutil
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench.host import end_serve, start_serve, wait_for_host
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.wire.client import HostClient
 
 MARK = "OPENCLAW_LOAD_BENCH_MARK"
 CALL_DEADLINE_S = 30.0

@@ -37,11 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.dashboard import GATEWAY, frame_timer, scroll, timed_sync, until
 from openclaw_tui import ToolHost
-from openclaw_tui.core.nodeconfig import NodeSettings
-from openclaw_tui.remote.client import HostClient, NoHost
-from openclaw_tui.remote.fleet import open_fleet
-from openclaw_tui.remote.ssh import SshLink
-from openclaw_tui.remote.views import HostView
+from openclaw_tui.core.config.nodesettings import NodeSettings
+from openclaw_tui.remote.mirror.viewprotocols import HostView
+from openclaw_tui.remote.nodes.fleet import open_fleet
+from openclaw_tui.remote.nodes.ssh import SshLink
+from openclaw_tui.remote.wire.client import HostClient, NoHost
 from openclaw_tui.ui import make_app
 from tests.sshrig import SshRig
 

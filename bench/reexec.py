@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench.host import end_serve, start_serve, wait_for_host
-from openclaw_tui.remote import protocol as p
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.wire import protocol as p
+from openclaw_tui.remote.wire.client import HostClient
 from tests.rawread import whole_ring
 
 CONFIG = '[tools.exec]\nhost = "{where}"\nkillGraceMs = 1000\n\n[host]\ncontainment = "{mode}"\n'

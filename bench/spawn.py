@@ -20,7 +20,7 @@ from dataclasses import replace
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ExecSettings, Settings
+from openclaw_tui.core.config.settings import ExecSettings, Settings
 
 KINDS = {"cgroup": ("gateway", "auto"), "subreaper": ("gateway", "subreaper"), "sandbox": ("sandbox", "auto")}
 

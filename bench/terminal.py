@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pyte
 
-from openclaw_tui.core.config import PTY_SIZE
+from openclaw_tui.core.config.settings import PTY_SIZE
 from openclaw_tui.terminal import LiveView, TerminalScreen
 
 COLS, ROWS = 200, 50

@@ -12,8 +12,9 @@ TYPE_CHECKING = False  # not `typing`: importing it costs a script a few ms per 
 if TYPE_CHECKING:
     from .toolhost import ToolHost
 
-__version__ = "0.1.0"
-__all__ = ["ToolHost"]
+from .core.version import __version__
+
+__all__ = ["ToolHost", "__version__"]
 
 
 def __getattr__(name: str) -> object:

@@ -62,7 +62,7 @@ def config_problem(path: str | None) -> str | None:
     """A one-line reason the config cannot be used, or None (checked before any host starts)."""
     import tomllib
 
-    from .core.config import load_settings
+    from openclaw_tui.core.config import load_settings
 
     try:
         load_settings(path)
@@ -94,24 +94,24 @@ def plain_call(argv: list[str]) -> tuple[str, str] | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if (plain := plain_call(argv)) is not None:
-        from .call import run_call
+        from openclaw_tui.commands import run_call
 
         return run_call(*plain)
     if argv == ["--version"]:
-        from .host_commands import run_version
+        from openclaw_tui.commands import run_version
 
         return run_version()
     args = build_parser().parse_args(argv)
     if args.version:
-        from .host_commands import run_version
+        from openclaw_tui.commands import run_version
 
         return run_version()
     if args.command == "serve" and args.check_resume is not None:
-        from .remote.serve import check_resume
+        from openclaw_tui.remote.server import check_resume
 
         return check_resume(args.check_resume)
     if args.command == "serve" and args.reexec:
-        from .host_commands import run_reexec
+        from openclaw_tui.commands import run_reexec
 
         return run_reexec()
     # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
@@ -120,27 +120,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"openclaw-tui: {problem}", file=sys.stderr)
         return 2
     if args.command == "serve":
-        from .remote.serve import run_serve
+        from openclaw_tui.remote.server import run_serve
+        from openclaw_tui.toolhost import ToolHost
 
-        return run_serve(args.config, args.resume)
+        return run_serve(ToolHost, args.config, args.resume)
     if args.command == "call":
-        from .call import run_call
+        from openclaw_tui.commands import run_call
 
         return run_call(args.json, args.agent)
     if args.command == "mcp":
-        from .remote.mcp_server import run_mcp
+        from openclaw_tui.remote.mcp import run_mcp
 
         return run_mcp(args.agent, args.config)
     if args.command == "bridge":
-        from .remote.bridge import run_bridge
+        from openclaw_tui.remote.nodes import run_bridge
 
         return run_bridge(args.config, args.socket, args.no_start)
     if args.command == "nodes":
-        from .node_commands import run_nodes
+        from openclaw_tui.commands import run_nodes
 
         return run_nodes(args.config)
     if args.command == "attach" and args.node:
-        from .node_commands import run_attach_node
+        from openclaw_tui.commands import run_attach_node
 
         return run_attach_node(args.config, args.node)
     from .ui import run_dashboard

@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from .core.config import Settings
-from .core.host import SessionHost
-from .core.placement import NoticeRelay
-from .terminal.engine import Engine
+from openclaw_tui.core.config import Settings
+from openclaw_tui.core.host import SessionHost
+from openclaw_tui.core.tools import NoticeRelay
+from openclaw_tui.terminal import Engine
 
 
 class ToolHost(SessionHost):
-    """The product's host: the core's :class:`~openclaw_tui.core.host.SessionHost` with the terminal
+    """The product's host: the core's :class:`~openclaw_tui.core.host.sessionhost.SessionHost` with the terminal
     engine, which answers PTY programs' terminal queries (cursor position, status, attributes) as a
     terminal would, whether or not a dashboard is watching, and draws their screens for the ``screen``
     action, and with the nodes of the config (``[nodes.NAME]``), reached over ssh. Every frontend
@@ -26,6 +26,6 @@ class ToolHost(SessionHost):
         if core.settings.nodes:
             # Imported here: remote/ imports this package (serve.py takes ToolHost from it), and a host
             # without nodes need not load ssh at all.
-            from .remote.nodes import SshNodes
+            from openclaw_tui.remote.nodes import SshNodes
 
             core.nodes = SshNodes(core.settings.nodes, NoticeRelay(core.notices, core.bus.publish))

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from openclaw_tui.remote.protocol import encode
+from openclaw_tui.remote.wire.protocol import encode
 
 HANG_S = 30.0  # a call that takes longer than this counts as a hang
 
@@ -254,8 +254,8 @@ class HostThread:
 
     def __init__(self, sock: Path) -> None:
         from openclaw_tui import ToolHost
-        from openclaw_tui.core.config import ExecSettings, Settings
-        from openclaw_tui.remote.server import HostServer
+        from openclaw_tui.core.config.settings import ExecSettings, Settings
+        from openclaw_tui.remote.server.hostserver import HostServer
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="host-loop", daemon=True)

@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from openclaw_tui.core import cgroups
+from openclaw_tui.core.procs import cgroups
 
 ROUTES = ("bg", "nohup", "setsid", "daemon", "disown", "termproof", "pgrp")
 

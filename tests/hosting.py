@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import pytest
 
-from openclaw_tui.core.host import SessionHost
+from openclaw_tui.core.host.sessionhost import SessionHost
 
 H = TypeVar("H", bound=SessionHost)
 CLOSE_S = 30.0  # a kill's grace and confirmation, for many sessions at once, on a loaded machine

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.wire.client import HostClient
 
 
 async def whole_ring(client: HostClient, sid: str, timeout: float = 60.0) -> tuple[int, bytes]:

@@ -6,9 +6,18 @@ ring, catching up from the tail when the child writes faster than the screen can
 imports Textual or Rich, so the engine can be tested, benchmarked and swapped on its own.
 """
 
-from .screen import TerminalModes, TerminalScreen
-from .source import RawSource
-from .style import DEFAULT_STYLE, Style
-from .view import LiveView
+from openclaw_tui.core.exports import lazy_exports
 
-__all__ = ["DEFAULT_STYLE", "LiveView", "RawSource", "Style", "TerminalModes", "TerminalScreen"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
+    from .emulator import (
+        DEFAULT_STYLE as DEFAULT_STYLE,
+        Style as Style,
+        TerminalModes as TerminalModes,
+        TerminalScreen as TerminalScreen,
+    )
+    from .engine import Engine as Engine
+    from .liveview import LiveView as LiveView
+    from .source import RawSource as RawSource
+
+__all__, __getattr__ = lazy_exports(__name__, __file__)

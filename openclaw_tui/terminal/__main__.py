@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from .ansi import runs_to_ansi
-from .screen import TerminalScreen
+from .emulator import TerminalScreen
 
 
 def main(argv: list[str] | None = None) -> int:

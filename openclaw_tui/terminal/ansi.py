@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .runs import Run
-from .style import DEFAULT_STYLE, Color, Style
+from .emulator import DEFAULT_STYLE, Color, Run, Style
 
 RESET = "\x1b[0m"
 _FLAGS = (

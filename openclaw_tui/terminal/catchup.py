@@ -18,11 +18,10 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from openclaw_tui.core import vt
-from openclaw_tui.core.modes import ModeTracker
+from openclaw_tui.core.vt import ModeTracker, sequences as vt
 
 if TYPE_CHECKING:
-    from .screen import TerminalScreen
+    from .emulator import TerminalScreen
 
 
 

@@ -10,7 +10,7 @@ program really has, and it costs a parse of at most about ``window`` bytes.
 from __future__ import annotations
 
 from .catchup import skip_ahead
-from .screen import TerminalScreen
+from .emulator import TerminalScreen
 from .sizes import feed_sized, rows_to_rebuild
 from .source import ScreenSource
 

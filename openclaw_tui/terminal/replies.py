@@ -1,6 +1,6 @@
 """Answers to a PTY program's terminal queries, worked out from the session's own output.
 
-The host answers every query the core's scanner finds (see :mod:`openclaw_tui.core.queries`), whether
+The host answers every query the core's scanner finds (see :mod:`openclaw_tui.core.vt.queries`), whether
 or not a dashboard is watching, so a program never waits on a view and never gets two answers from two
 views. Status and attribute queries have fixed answers. The cursor position needs a screen: one is built
 on demand from the output just before the query (the same catch-up a view does when it falls behind, so
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import time
 
-from openclaw_tui.core import vt
+from openclaw_tui.core.vt import sequences as vt
 
+from .emulator import TerminalScreen
 from .ondemand import screen_at
-from .screen import TerminalScreen
 from .source import ScreenSource
 
 WINDOW = 64 * 1024  # most output parsed to find the cursor for one query

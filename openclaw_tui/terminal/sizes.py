@@ -1,7 +1,7 @@
 """Replaying a stretch of a session's output the way a terminal lived through it: bytes and resizes.
 
 The raw ring records each resize as a size mark at the offset where it happened (see
-:mod:`openclaw_tui.core.rawring`). Every replay, live view, catch-up and on-demand screen alike, starts at
+:mod:`openclaw_tui.core.session.rawring`). Every replay, live view, catch-up and on-demand screen alike, starts at
 the size in force where it starts and splits its feeds at the marks after that, so a screen rebuilt from
 the ring is the screen a terminal shows after the same bytes and the same resizes.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from openclaw_tui.core.rawring import SizeMark
+from openclaw_tui.core.session import SizeMark
 
-from .screen import TerminalScreen
+from .emulator import TerminalScreen
 
 
 def feed_sized(screen: TerminalScreen, start: int, data: bytes, marks: Iterable[SizeMark]) -> None:

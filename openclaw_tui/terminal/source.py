@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from openclaw_tui.core.rawring import RawRing
+from openclaw_tui.core.session import RawRing
 
 
 class ScreenSource(Protocol):
@@ -27,7 +27,7 @@ class ScreenSource(Protocol):
 
 
 class RawSource(ScreenSource, Protocol):
-    """A session as seen by :class:`~openclaw_tui.terminal.view.LiveView`: a screen source to follow."""
+    """A session as seen by :class:`~openclaw_tui.terminal.liveview.LiveView`: a screen source to follow."""
 
     def add_raw_listener(self, cb: Callable[[], None]) -> Callable[[], None]:
         """Call ``cb`` on the asyncio loop after new bytes were appended; returns an unsubscribe function."""

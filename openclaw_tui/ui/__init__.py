@@ -15,14 +15,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..remote.autostart import host_opener
+from openclaw_tui.remote.wire import host_opener
 
 if TYPE_CHECKING:
-    from ..remote.mirror import RemoteHost
-    from ..remote.views import HostView
-    from .app import DashboardApp
+    from openclaw_tui.remote.mirror import HostView, RemoteHost
 
-__all__ = ["DashboardApp", "make_app", "open_host", "run_dashboard"]
+    from .app import DashboardApp
+    from .keymap import load_keymap
+
+__all__ = ["DashboardApp", "load_keymap", "make_app", "open_host", "run_dashboard"]
 
 
 def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False,
@@ -44,10 +45,15 @@ def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False
 
 
 def __getattr__(name: str) -> Any:
-    if name == "DashboardApp":  # imported when asked for: it brings Textual
+    # imported when asked for: both bring Textual, which the dashboard loads while it looks for its host
+    if name == "DashboardApp":
         from .app import DashboardApp
 
         return DashboardApp
+    if name == "load_keymap":
+        from .keymap import load_keymap
+
+        return load_keymap
     raise AttributeError(name)
 
 
@@ -55,7 +61,7 @@ def open_host(config_path: str | None, start: bool = True) -> RemoteHost:
     """The dashboard's host: a mirror of the one serving this user's socket, connecting in the background
     (started first when none serves and ``start``). The one place the dashboard's HostView is built."""
     opener = host_opener(config_path, start)  # looking starts now, before the imports below
-    from ..remote.mirror import RemoteHost
+    from openclaw_tui.remote.mirror import RemoteHost
 
     return RemoteHost(opener=opener)
 
@@ -74,8 +80,9 @@ def run_dashboard(config_path: str | None = None, demo: bool = False, start: boo
             except (ConnectionError, OSError) as exc:
                 print(f"openclaw-tui: {exc}", file=sys.stderr)
                 return 2
-        from ..remote.fleet import open_fleet
-        from .settings import load_keymap
+        from openclaw_tui.remote.nodes import open_fleet
+
+        from .keymap import load_keymap
 
         shown = open_fleet(config_path, host)  # with nodes configured: theirs beside this machine's
         app = make_app(shown, demo=demo, handle_signals=True, keymap=load_keymap(config_path))

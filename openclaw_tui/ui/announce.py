@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..core.exitrecord import FAILED, end_words
-from ..remote.views import SessionView
+from openclaw_tui.core.session import FAILED, end_words
+from openclaw_tui.remote.mirror import SessionView
+
 from .notices import Notice
 
 WAITING, EXIT = "waiting", "exit"

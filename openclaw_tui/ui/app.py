@@ -1,6 +1,6 @@
 """The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
-The app is given its host, as a :class:`~openclaw_tui.remote.views.HostView` (a mirror of the host serving
+The app is given its host, as a :class:`~openclaw_tui.remote.mirror.viewprotocols.HostView` (a mirror of the host serving
 the socket, or in tests one in this process), and never owns its lifetime: the sessions are the host's,
 and leaving the dashboard only stops watching them. Quitting while sessions run asks whether to keep them
 running (detach) or end them (:mod:`.dialogs.quit`); a hang-up or SIGTERM detaches. Host events arrive through :class:`~.bridge.HostBridge` as
@@ -26,19 +26,20 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from ..remote.views import HostView, SessionView
+from openclaw_tui.remote.mirror import HostView, SessionView
+
 from .announce import Announcer
-from .bridge import HostBridge
 from .demo import start_demo, write_scripts
 from .dialogs import NewCommandDialog, QuitDialog
+from .eventbridge import HostBridge
 from .footer import DashboardFooter
 from .header import SummaryHeader
 from .help import HelpDialog, app_bindings, keys_of
-from .messages import HostGone, HostLink, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
 from .sessions.rows import counts
+from .sessions.terminal_view import TerminalView
 from .sessions.workspace import Workspace
-from .terminal_view import TerminalView
 
 TICK_S = 2.0  # runtimes move on this often; events (a new session, an exit, waiting) show at once
 EXIT_WATCHDOG_S = 2.0  # after SIGTERM, once everything is released: restoring the terminal must not hang the exit
@@ -200,7 +201,7 @@ class DashboardApp(App[int]):
         if self.shown:
             self.workspace.view.output_arrived(message.session_id)
 
-    def on_host_link(self, message: HostLink) -> None:
+    def on_host_link_changed(self, message: HostLinkChanged) -> None:
         """The link to the host changed (connecting, live, reconnecting, gone): the header shows it."""
         if self.shown:
             self.header.show_link(message.link, message.where)

@@ -19,8 +19,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from ..remote.paths import ensure_private_dir
-from ..remote.views import HostView
+from openclaw_tui.remote.mirror import HostView
+from openclaw_tui.remote.wire import ensure_private_dir
 
 AGENT = "demo"
 

@@ -23,8 +23,8 @@ from .sessions.filters import FilterBar
 from .sessions.list import SessionList
 from .sessions.log_pane import LogPane
 from .sessions.pane import SessionsPane
+from .sessions.terminal_view import TerminalView
 from .sessions.workspace import Workspace
-from .terminal_view import TerminalView
 
 Entry = tuple[type[DOMNode], str, str]  # owner of the binding, binding id, what it does
 

@@ -1,56 +1,58 @@
-"""Keys from the dashboard to bytes for a PTY: the Textual key events that type-through forwards.
+"""Dashboard settings from the product's TOML config: key remapping by binding id.
 
-Type-through mode forwards every key event; Textual names keys its own way (``ctrl+up``, ``f5``,
-``shift+tab``), so named keys are mapped onto the tmux tokens the core's :func:`encode_keys` already
-encodes (xterm sequences, application cursor mode included) and printable characters are sent as
-typed. (The send-keys prompt's line is parsed in the core, by the agents' own key parser.)
+Every binding has an id (``kill``, ``send-keys``, ``leave-type-through`` ...); a ``[dashboard.keymap]``
+table in the same config file the host reads maps ids to keys, e.g. ``kill = "ctrl+k"``. The host's
+loader ignores this table, so the dashboard reads it here. A bad table is reported and skipped: a typo in
+the config must not keep the dashboard from starting. Keys may be written as they are typed: ``ctrl+]``
+becomes Textual's ``ctrl+right_square_bracket``.
 """
 
 from __future__ import annotations
 
-from textual.keys import key_to_character
+import os
+import tomllib
+import unicodedata
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
 
-from ..core.keys import encode_keys
+from textual.keys import KEY_NAME_REPLACEMENTS
 
-ESC = b"\x1b"
-
-_NAMED = {
-    "enter": "Enter", "tab": "Tab", "escape": "Escape", "space": "Space", "backspace": "BSpace",
-    "up": "Up", "down": "Down", "left": "Left", "right": "Right", "home": "Home", "end": "End",
-    "pageup": "PageUp", "pagedown": "PageDown", "insert": "Insert", "delete": "Delete",
-    **{f"f{n}": f"F{n}" for n in range(1, 13)},
-}
-# xterm reports Shift+F1..F12 as F13..F24; Textual names them so.
-_NAMED.update({f"f{n + 12}": f"S-F{n}" for n in range(1, 13)})
-_PREFIX = {"ctrl": "C-", "alt": "M-", "meta": "M-", "shift": "S-"}
+from openclaw_tui.core.config import ConfigWarning, default_config_path
 
 
-def key_event_bytes(key: str, character: str | None, app_cursor: bool | None) -> bytes | None:
-    """Bytes a terminal would send for a Textual key event, or None for a key with no encoding.
-
-    An unknown cursor-key mode (the program printed nothing yet) is taken as normal mode: a person at a
-    terminal gets the normal form too.
-    """
-    if key == "shift+tab":
-        return _encode(["BTab"], app_cursor)
-    *mods, base = key.split("+")
-    token = _NAMED.get(base)
-    if token is not None:
-        prefix = "".join(_PREFIX.get(m, "") for m in mods if m != "shift" or "-" not in token)
-        return _encode([prefix + token], app_cursor)
-    alt = "alt" in mods or "meta" in mods
-    if len(base) > 1:
-        base = key_to_character(base) or base  # "right_square_bracket" -> "]"
-    if character is None and alt and len(base) == 1 and "ctrl" not in mods:
-        character = base.upper() if "shift" in mods else base
-    if character and character.isprintable():
-        return (ESC if alt else b"") + character.encode("utf-8", "replace")
-    if "ctrl" in mods and len(base) == 1:
-        return (ESC if alt else b"") + _encode(["C-" + base], app_cursor)
-    if character:
-        return (ESC if alt else b"") + character.encode("utf-8", "replace")
-    return None
+def load_keymap(config_path: str | os.PathLike[str] | None = None,
+                env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Binding id -> key(s) from ``[dashboard.keymap]`` of the config file (empty when there is none)."""
+    path = Path(config_path) if config_path is not None else default_config_path(os.environ if env is None else env)
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}  # a missing file is fine; the host reports an unreadable one
+    table = data.get("dashboard", {}).get("keymap", {}) if isinstance(data.get("dashboard"), dict) else {}
+    if not isinstance(table, dict):
+        warnings.warn("[dashboard.keymap] must be a table of binding id = \"key\"; ignored", ConfigWarning,
+                      stacklevel=2)
+        return {}
+    keymap = {}
+    for binding_id, keys in table.items():
+        if isinstance(keys, str) and keys:
+            keymap[binding_id] = ",".join(key_name(key) for key in keys.split(","))
+        else:
+            warnings.warn(f"dashboard.keymap.{binding_id} must be a key string like \"ctrl+k\"; ignored",
+                          ConfigWarning, stacklevel=2)
+    return keymap
 
 
-def _encode(tokens: list[str], app_cursor: bool | None) -> bytes:
-    return encode_keys(tokens, app_cursor=False if app_cursor is None else app_cursor).data
+def key_name(key: str) -> str:
+    """A key as Textual names it: punctuation after modifiers spelled out (``ctrl+]`` ->
+    ``ctrl+right_square_bracket``), as Textual already does for a bare character."""
+    key = key.strip()
+    head, sep, last = key.rpartition("+")
+    if key.endswith("++"):
+        head, sep, last = key[:-2], "+", "+"
+    if len(last) == 1 and not last.isalnum():
+        last = unicodedata.name(last).lower().replace("-", "_").replace(" ", "_")
+        last = KEY_NAME_REPLACEMENTS.get(last, last)
+    return head + sep + last

@@ -50,7 +50,7 @@ class HostGone(Message):
 
 
 @dataclass
-class HostLink(Message):
+class HostLinkChanged(Message):
     """The connection to the host changed: ``link`` is connecting, live, reconnecting or gone; ``where`` is
     its socket, once known."""
 

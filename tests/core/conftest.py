@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ExecSettings, Settings
+from openclaw_tui.core.config.settings import ExecSettings, Settings
 
 from ..hosting import hosting
 from ..waiting import wait_for  # noqa: F401  (re-exported for the core tests)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.remote.server.hostserver import HostServer
 
 from ..hosting import hosting
 

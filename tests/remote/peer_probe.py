@@ -14,8 +14,8 @@ import os
 import sys
 from typing import Any
 
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.protocol import RemoteError
+from openclaw_tui.remote.wire.client import HostClient
+from openclaw_tui.remote.wire.protocol import RemoteError
 
 
 async def run(ops: list[dict[str, Any]]) -> list[Any]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import openclaw_tui
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.remote.wire.client import HostClient
 
 from . import test_serve_orphans as orphans
 
@@ -119,7 +119,7 @@ def install(where: Path, version: str | None = None) -> None:
     new = where.with_name(where.name + ".new")
     shutil.copytree(PACKAGE, new, ignore=shutil.ignore_patterns("__pycache__"))
     if version is not None:
-        init = new / "__init__.py"
+        init = new / "core" / "version.py"
         init.write_text(init.read_text().replace(f'__version__ = "{openclaw_tui.__version__}"',
                                                  f'__version__ = "{version}"'))
     if where.exists():  # moved aside whole, then removed: a file the running host creates meanwhile harms nothing

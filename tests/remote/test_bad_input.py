@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from openclaw_tui.core import calltext
-from openclaw_tui.remote.protocol import encode
+from openclaw_tui.core.calls import calltext
+from openclaw_tui.remote.wire.protocol import encode
 
 from ..badcalls import (
     HANG_S,

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.paths import SOCKET_PATH_MAX
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.remote.wire.client import HostClient
+from openclaw_tui.remote.wire.socketpaths import SOCKET_PATH_MAX
 
 from ..hosting import hosting
 

@@ -23,9 +23,9 @@ HEAVY = (
     "asyncio",
     "typing",
     "argparse",
-    "openclaw_tui.core.host",
+    "openclaw_tui.core.host.sessionhost",
     "openclaw_tui.terminal",
-    "openclaw_tui.remote.client",
+    "openclaw_tui.remote.wire.client",
 )
 PROBE = """
 import json, sys

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ExecSettings, Settings
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.core.config.settings import ExecSettings, Settings
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..escapes import needs_cgroups
 from ..hosting import hosting

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core import events as ev
-from openclaw_tui.core.process_input import InputRefused
-from openclaw_tui.remote.fleet import FleetHost, open_fleet
+from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.tools.process_input import InputRefused
+from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 
 from ..hosting import hosting
 from ..sshrig import SshRig

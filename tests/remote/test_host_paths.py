@@ -19,10 +19,10 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.stdio import get_default_environment
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import default_secrets
-from openclaw_tui.remote import paths
-from openclaw_tui.remote.paths import candidate_paths, find_host, socket_path
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.core.config.settings import default_secrets
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.remote.wire import socketpaths as paths
+from openclaw_tui.remote.wire.socketpaths import candidate_paths, find_host, socket_path
 
 from ..conftest import MARK
 from ..hosting import hosting
@@ -85,7 +85,7 @@ def test_every_candidate_directory_is_hidden_from_sandboxed_runs(tmp_path) -> No
 
 LAUNCHER = (
     "import sys\n"
-    "from openclaw_tui.remote import paths\n"
+    "from openclaw_tui.remote.wire import socketpaths as paths\n"
     "paths.RUN_USER, paths.TMP = sys.argv[1], sys.argv[2]\n"
     "from openclaw_tui.cli import main\n"
     "sys.exit(main(['mcp', '--agent', 'agent']))\n"

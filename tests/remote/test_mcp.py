@@ -27,9 +27,9 @@ from mcp.client.client import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.models import ACTIONS, ExecParams, ProcessParams
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.core.tools.models import ACTIONS, ExecParams, ProcessParams
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..hosting import hosting
 

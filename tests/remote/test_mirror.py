@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
 from ..core.conftest import wait_for
 

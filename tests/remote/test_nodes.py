@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core import events as ev
+from openclaw_tui.core.session import events as ev
 
 from ..hosting import hosting
 from ..sshrig import MARK, SshRig

@@ -19,8 +19,8 @@ import psutil
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..hosting import hosting
 from ..sshrig import NodeHost, SshRig

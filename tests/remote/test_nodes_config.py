@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ConfigWarning, load_settings
-from openclaw_tui.core.nodeconfig import NodeSettings
-from openclaw_tui.core.sandbox import check
-from openclaw_tui.remote import protocol as p
-from openclaw_tui.remote.bridge import asked_not_to_start
-from openclaw_tui.remote.nodes import prefix_ids
-from openclaw_tui.remote.ssh import ssh_argv
+from openclaw_tui.core.config.nodesettings import NodeSettings
+from openclaw_tui.core.config.settings import ConfigWarning, load_settings
+from openclaw_tui.core.containment.sandbox import check
+from openclaw_tui.remote.nodes.bridge import asked_not_to_start
+from openclaw_tui.remote.nodes.ssh import ssh_argv
+from openclaw_tui.remote.nodes.sshnodes import prefix_ids
+from openclaw_tui.remote.wire import protocol as p
 
 from ..hosting import hosting
 

@@ -12,11 +12,11 @@ import base64
 
 import pytest
 
-from openclaw_tui.core import sandbox
-from openclaw_tui.core.process_input import InputRefused
-from openclaw_tui.remote import protocol as p
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.core.containment import sandbox
+from openclaw_tui.core.tools.process_input import InputRefused
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
+from openclaw_tui.remote.wire import protocol as p
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..waiting import wait_for
 
@@ -51,7 +51,7 @@ async def test_a_ctrl_c_sent_right_after_a_sandboxed_start_reaches_the_program(s
 
 async def test_input_nobody_reads_is_refused_in_the_same_words_on_every_path(served, monkeypatch) -> None:
     host, sock = served
-    monkeypatch.setattr("openclaw_tui.core.runner.MAX_QUEUED_INPUT", 1000)
+    monkeypatch.setattr("openclaw_tui.core.containment.runner.MAX_QUEUED_INPUT", 1000)
     sid = await _started(host, "sleep 60")
     await wait_for(lambda: host.session(sid).stdin_writable, what="the session's terminal")
     data = b"x" * 2000

@@ -8,7 +8,7 @@ the same size marks, and a screen rebuilt from either equals the other.
 
 from __future__ import annotations
 
-from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.terminal import LiveView
 
 from ..core.conftest import wait_for

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.protocol import REFUSED, RemoteError
+from openclaw_tui.remote.wire.client import HostClient
+from openclaw_tui.remote.wire.protocol import REFUSED, RemoteError
 
 from ..escapes import containments, escape_command, new_mark, survivors
 from ..rawread import whole_ring

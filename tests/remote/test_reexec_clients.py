@@ -18,8 +18,8 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
-from openclaw_tui.core import events as ev
-from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.core.session import events as ev
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
 from ..waiting import wait_for
 from .reexecrig import Serve

@@ -59,7 +59,7 @@ async def test_code_that_cannot_take_over_is_refused_and_the_host_goes_on_as_it_
     try:
         await serve.start()
         sid = await serve.bg("read x; echo got $x", pty=True)
-        broken = serve.installed / "core" / "handover.py"
+        broken = serve.installed / "core" / "host" / "reexec_state.py"
         broken.write_text(broken.read_text() + "\ndef (\n")  # an upgrade that does not even import
         done = await serve.reexec()
         assert done.returncode == 1, done
@@ -87,7 +87,7 @@ async def test_a_new_image_that_cannot_resume_ends_as_a_dead_host_does_and_leave
             while not await ready():
                 assert asyncio.get_running_loop().time() < deadline, "escapees not in place"
                 await asyncio.sleep(0.05)
-        code = serve.installed / "core" / "handover.py"  # imports, passes the preflight, fails to restore
+        code = serve.installed / "core" / "host" / "reexec_state.py"  # imports, passes the preflight, fails to restore
         code.write_text(code.read_text().replace(
             '    check_format(state)\n    core.containment.adopt',
             '    raise RuntimeError("a bug in the new code")\n    core.containment.adopt'))
@@ -124,7 +124,7 @@ async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_o
     (tmp_path / "venv").mkdir()
     python = own_interpreter(tmp_path / "venv")
     # The installed code passes its check, then the interpreter is gone by the time the host execs it.
-    check = serve.installed / "remote" / "serve.py"
+    check = serve.installed / "remote" / "server" / "serve.py"
     check.write_text(check.read_text().replace(
         '    print(json.dumps({"version": __version__, "formats": [MIN_FORMAT, FORMAT]}))\n',
         '    print(json.dumps({"version": __version__, "formats": [MIN_FORMAT, FORMAT]}))\n'

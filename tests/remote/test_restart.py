@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from openclaw_tui.core import sandbox
-from openclaw_tui.core.persist import journal_name
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.core.containment import sandbox
+from openclaw_tui.core.journal.restore import journal_name
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..escapes import new_mark, survivors
 from ..smalldisk import small_disk

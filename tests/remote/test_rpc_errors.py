@@ -8,9 +8,9 @@ import inspect
 import json
 from typing import Any
 
-from openclaw_tui.remote import protocol as p
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.server import HANDLERS
+from openclaw_tui.remote.server.hostserver import HANDLERS
+from openclaw_tui.remote.wire import protocol as p
+from openclaw_tui.remote.wire.client import HostClient
 
 DEADLINE_S = 20.0
 

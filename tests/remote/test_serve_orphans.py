@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from openclaw_tui.core import proctable
-from openclaw_tui.remote.client import HostClient
+from openclaw_tui.core.procs import proctable
+from openclaw_tui.remote.wire.client import HostClient
 
 from ..escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
 from ..waiting import wait_for

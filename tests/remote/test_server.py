@@ -15,11 +15,11 @@ import sys
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.lifecycle import members
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.server import AlreadyServing, HostServer
+from openclaw_tui.core.procs.termination import members
+from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
+from openclaw_tui.remote.wire.client import HostClient
 
-from ..core.test_queries import ASKER
+from ..core.vt.test_queries import ASKER
 from ..hosting import hosting
 
 
@@ -207,7 +207,7 @@ async def test_a_cancelled_call_ends_its_foreground_run_on_the_host(served) -> N
 async def test_a_call_too_large_for_the_wire_is_a_failed_result_and_the_connection_lives(served, monkeypatch) -> None:
     _, sock = served
     async with await HostClient.connect(sock) as client:
-        monkeypatch.setattr("openclaw_tui.remote.protocol.MAX_LINE", 1000)
+        monkeypatch.setattr("openclaw_tui.remote.wire.protocol.MAX_LINE", 1000)
         r = await client.call({"tool": "exec", "command": "echo " + "x" * 2000}, agent="a")
         assert r["details"]["failureKind"] == "call-too-large" and "at most 1000" in r["text"]
         monkeypatch.undo()

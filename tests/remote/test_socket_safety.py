@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.client import HostClient
-from openclaw_tui.remote.paths import SocketDirError, SocketPathError
-from openclaw_tui.remote.server import AlreadyServing, HostServer
+from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
+from openclaw_tui.remote.wire.client import HostClient
+from openclaw_tui.remote.wire.socketpaths import SocketDirError, SocketPathError
 
 from ..hosting import hosting
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import ptyprocess
 
-from openclaw_tui.core.rawring import RawRing
+from openclaw_tui.core.session.rawring import RawRing
 
 ANSWERS_AFTER = b"\r\nabc"
 """Output that leaves the cursor on row 2, column 4, where ``ANSWERS`` are given."""

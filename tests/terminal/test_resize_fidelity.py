@@ -33,7 +33,7 @@ from sgrread import Attrs, read_capture
 from tmuxreplay import Pane, TmuxReplay
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.session import Session
+from openclaw_tui.core.session.session import Session
 from openclaw_tui.terminal import LiveView, TerminalScreen
 from tests.hosting import hosting
 

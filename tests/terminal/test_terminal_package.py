@@ -12,7 +12,7 @@ from openclaw_tui.terminal import TerminalScreen
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = [
     "openclaw_tui.terminal",
-    "openclaw_tui.terminal.view",
+    "openclaw_tui.terminal.liveview",
     "openclaw_tui.terminal.__main__",
     "openclaw_tui.terminal.ansi",
     "openclaw_tui.terminal.catchup",

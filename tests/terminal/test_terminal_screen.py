@@ -10,7 +10,7 @@ import pytest
 from termsources import ANSWERS, ANSWERS_AFTER
 
 from openclaw_tui.terminal import Style, TerminalScreen
-from openclaw_tui.terminal.style import DEFAULT_STYLE
+from openclaw_tui.terminal.emulator.style import DEFAULT_STYLE
 
 
 def screen_after(data: bytes | str, cols: int = 20, rows: int = 5, **kw) -> TerminalScreen:

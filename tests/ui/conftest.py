@@ -27,10 +27,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
-from openclaw_tui.ui import DashboardApp, make_app
-from openclaw_tui.ui import app as ui_app
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
+from openclaw_tui.remote.server.hostserver import HostServer
+from openclaw_tui.ui import DashboardApp, app as ui_app, make_app
 from openclaw_tui.ui.dialogs import QuitDialog
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionsChanged
@@ -149,8 +148,8 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     def fixed(taken: object) -> str:
         return next(names)
 
-    monkeypatch.setattr("openclaw_tui.core.names.new_session_id", fixed)
-    monkeypatch.setattr("openclaw_tui.core.registry.new_session_id", fixed, raising=False)  # imported by name
+    monkeypatch.setattr("openclaw_tui.core.session.names.new_session_id", fixed)
+    monkeypatch.setattr("openclaw_tui.core.session.registry.new_session_id", fixed, raising=False)  # imported by name
 
 
 async def until(pilot: Pilot[Any], predicate: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:

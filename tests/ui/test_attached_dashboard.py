@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
+from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app, open_host
-from openclaw_tui.ui.messages import HostLink
+from openclaw_tui.ui.messages import HostLinkChanged
 
 from ..hosting import close_within
 from ..waiting import wait_for
@@ -64,7 +64,7 @@ async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
             await until(pilot, lambda: "1 running" in header(app), "the session shown")
             await server.close()  # the host goes away under the attached dashboard, its socket with it
             await until(pilot, lambda: "host gone" in header(app), "the header saying so")
-            assert [m.link for m in heard(app, HostLink)][-2:] == ["reconnecting", "gone"]
+            assert [m.link for m in heard(app, HostLinkChanged)][-2:] == ["reconnecting", "gone"]
             assert any("host went away" in t and "socket" in t for t in toasts(app))
         await remote.close()
     finally:

@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.fleet import FleetHost, open_fleet
+from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog
 from openclaw_tui.ui.sessions.list import SessionList

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from openclaw_tui.core.exitrecord import ExitRecord
+from openclaw_tui.core.session.exitrecord import ExitRecord
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.sessions.columns import fit
 from openclaw_tui.ui.sessions.rows import RowFilter, row_cells

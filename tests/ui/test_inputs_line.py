@@ -3,7 +3,7 @@ text."""
 
 from __future__ import annotations
 
-from openclaw_tui.core.inputlog import HIDDEN_PREVIEW
+from openclaw_tui.core.session.inputlog import HIDDEN_PREVIEW
 
 from .conftest import SIZE, drawn, inputs_line, run, selected, start, until
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import Settings
-from openclaw_tui.remote.mirror import RemoteHost
-from openclaw_tui.remote.server import HostServer
+from openclaw_tui.core.config.settings import Settings
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
+from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app
 
 from .conftest import header, run, toasts, until

@@ -8,7 +8,7 @@ from pathlib import Path
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.help import HelpDialog
-from openclaw_tui.ui.settings import load_keymap
+from openclaw_tui.ui.keymap import load_keymap
 
 from .conftest import SIZE, SMALL, footer_actions, run, selected, start, until
 

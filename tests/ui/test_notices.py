@@ -4,7 +4,7 @@ the line of their own they take."""
 from __future__ import annotations
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import DEFAULT_INPUT_WAIT_MS
+from openclaw_tui.core.config.settings import DEFAULT_INPUT_WAIT_MS
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.header import SummaryHeader

@@ -4,9 +4,9 @@ draws on, and typing reaches the session after."""
 
 from __future__ import annotations
 
-from openclaw_tui.remote.mirror import RemoteHost
+from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.ui import make_app
-from openclaw_tui.ui.messages import HostGone, HostLink
+from openclaw_tui.ui.messages import HostGone, HostLinkChanged
 
 from ..remote.test_reexec_clients import serve  # noqa: F401  (the fixture: a real serve of the test's own)
 from .conftest import SIZE, header, heard, run, screen_text, select, selected, until
@@ -22,9 +22,9 @@ async def test_a_dashboard_reconnects_through_a_reexec_and_typing_works_after(se
             await select(pilot, app, sid)
             await until(pilot, lambda: "name?" in screen_text(app), "the prompt drawn")
             await serve.reexeced()
-            await until(pilot, lambda: "reconnecting" in [m.link for m in heard(app, HostLink)],
+            await until(pilot, lambda: "reconnecting" in [m.link for m in heard(app, HostLinkChanged)],
                         "the header told the link dropped")
-            await until(pilot, lambda: heard(app, HostLink)[-1].link == "live" and "reconnecting" not in header(app),
+            await until(pilot, lambda: heard(app, HostLinkChanged)[-1].link == "live" and "reconnecting" not in header(app),
                         "reconnected by itself")
             assert not heard(app, HostGone)
             assert {s.id for s in app.sessions()} == {sid, other} and selected(app) == sid

@@ -12,7 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from openclaw_tui.ui import DashboardApp, make_app
-from openclaw_tui.ui.terminal_view import TerminalView, _offset
+from openclaw_tui.ui.sessions.terminal_view import TerminalView, _offset
 
 from .conftest import SIZE, detach, run, start, until
 

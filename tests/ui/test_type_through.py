@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import events
 from textual.message import Message
 
-from openclaw_tui.ui.terminal_view import TerminalView
+from openclaw_tui.ui.sessions.terminal_view import TerminalView
 
 from .conftest import SIZE, run, selected, start, sync_list, until
 from .test_new_command import run_in_the_foreground

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import psutil
 
-from openclaw_tui.remote import protocol as p
+from openclaw_tui.remote.wire import protocol as p
 
 
 class Tmux:

@@ -46,10 +46,23 @@ a flood the writer holds to ``write_rate`` (4 MB/s) and coalesces meanwhile, so 
 a session's retained size divided by that rate (about 0.3 s at the default caps).
 """
 
-from .limits import Caps, Limits
-from .recover import Recovered
-from .replay import RecoveredOutput, RecoveredSession
-from .session import HeldRecord, SessionJournal
-from .store import Journal
+from ..exports import lazy_exports
 
-__all__ = ["Caps", "HeldRecord", "Journal", "Limits", "Recovered", "RecoveredOutput", "RecoveredSession", "SessionJournal"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
+    from .limits import Caps as Caps, Limits as Limits
+    from .recover import Recovered as Recovered
+    from .replay import RecoveredOutput as RecoveredOutput, RecoveredSession as RecoveredSession
+    from .restore import (
+        Restored as Restored,
+        caps_of as caps_of,
+        leftover_of as leftover_of,
+        open_journal as open_journal,
+        owed_notice as owed_notice,
+        rebuild as rebuild,
+        status as status,
+    )
+    from .sessionjournal import HeldRecord as HeldRecord, SessionJournal as SessionJournal
+    from .store import Journal as Journal
+
+__all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..buffers import TailBuffer
-from ..rawring import RawRing
+from ..session import RawRing, TailBuffer
 from . import records as rec
 from .limits import Caps
 

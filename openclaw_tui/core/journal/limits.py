@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..config import HEAD_CHARS
-from ..rawring import DEFAULT_CAPACITY
+from ..session import DEFAULT_CAPACITY
 
 MB = 1 << 20
 

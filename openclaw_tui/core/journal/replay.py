@@ -13,8 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..buffers import TailBuffer
-from ..rawring import RawRing
+from ..session import RawRing, TailBuffer
 from . import records as rec
 from .limits import Caps
 

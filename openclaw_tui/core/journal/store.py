@@ -21,7 +21,7 @@ from .batch import Batch
 from .disk import Busy, Disk
 from .limits import Caps, Limits
 from .recover import Recovered, load
-from .session import SessionJournal
+from .sessionjournal import SessionJournal
 
 
 class Journal:

@@ -1,5 +1,5 @@
 """The send-keys prompt: key names for one session, read by the same parser as the agents' ``send-keys``
-(:func:`~openclaw_tui.core.keys.key_line_tokens`) and checked before anything is sent."""
+(:func:`~openclaw_tui.core.tools.keys.key_line_tokens`) and checked before anything is sent."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from ...core.keys import KeyEncodingError, key_line_tokens
+from openclaw_tui.core.tools import KeyEncodingError, key_line_tokens
+
 from .base import FormDialog
 
 

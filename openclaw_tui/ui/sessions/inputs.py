@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ...core.keys import encode_keys
+from openclaw_tui.core.tools import encode_keys
 
 SIGNS = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫"}
 _SHOWN = {"Up": "↑", "Down": "↓", "Left": "←", "Right": "→", "PageUp": "PgUp", "PageDown": "PgDn",

@@ -24,7 +24,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...remote.views import SessionView
+from openclaw_tui.remote.mirror import SessionView
+
 from .columns import Layout, fit
 from .rows import ALL_NODES, RowFilter, row_cells, row_key
 

@@ -16,7 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...remote.views import HostView
+from openclaw_tui.remote.mirror import HostView
+
 from .. import clock
 from .inputs import input_preview
 

@@ -10,7 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...remote.views import SessionView
+from openclaw_tui.remote.mirror import SessionView
+
 from .filters import FilterBar
 from .list import SessionList
 

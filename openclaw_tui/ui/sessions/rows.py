@@ -1,6 +1,6 @@
 """What one row of the session list says about a session, and which rows a filter keeps.
 
-Pure functions over a :class:`~openclaw_tui.remote.views.SessionView` so the list widget only lays out
+Pure functions over a :class:`~openclaw_tui.remote.mirror.viewprotocols.SessionView` so the list widget only lays out
 what these decide. A session is *waiting* as the host decides it (``waiting_for_input``: by the kernel's
 evidence that it is blocked reading its terminal, ``waiting_reason``, within about a second, or by the
 15 s idle rule); the list only words the reason. A session that exited non-zero is ``completed`` for
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ...core.exitrecord import COMPLETED, FAILED
-from ...remote.views import SessionView
+from openclaw_tui.core.session import COMPLETED, FAILED
+from openclaw_tui.remote.mirror import SessionView
+
 from .. import clock
 
 STATES = ("all", "running", "waiting", "finished", "failed")

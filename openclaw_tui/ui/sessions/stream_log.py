@@ -18,8 +18,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.buffers import STDERR
-from ...remote.views import SessionView
+from openclaw_tui.core.session import STDERR
+from openclaw_tui.remote.mirror import SessionView
 
 MAX_LINES = 20_000
 STDERR_STYLE = Style(color="#ff5f5f")

@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from ...remote.views import HostView, SessionView
+from openclaw_tui.remote.mirror import HostView, SessionView
+
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
-from ..terminal_view import TerminalView
 from .list import SessionList
 from .pane import SessionsPane
-from .view import SessionPanel
+from .panel import SessionPanel
+from .terminal_view import TerminalView
 
 _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
                     "fit"}

@@ -1,0 +1,377 @@
+"""Settings of the exec/process tools: defaults, then a TOML file, then environment overrides.
+
+The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeoutSec``, ``cleanupMs``,
+``notifyOnExit``, ``notifyOnExitEmptySuccess``) plus the environment variables agents' hosts already set
+(``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
+clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
+A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
+runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
+``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``, see ``nodeconfig.py``);
+the default secret paths are computed from the environment and from facts of the machine
+(``/run/user/<uid>``), so that they include every directory the host's socket can be in. Whether sessions
+are journaled (``tools.exec.persist``) and where the host keeps its state (``[host] stateDir``, default
+``$XDG_STATE_HOME/openclaw-tui``: the journal and the record of live sessions) are host-wide; the state
+directory is a default secret too, since it holds every agent's output.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .nodesettings import NodeSettings, parse_nodes
+
+DEFAULT_YIELD_MS = 10_000
+DEFAULT_TIMEOUT_SEC = 1800
+DEFAULT_TTL_MS = 30 * 60 * 1000
+DEFAULT_MAX_OUTPUT = 200_000
+DEFAULT_PENDING_MAX = 30_000
+DEFAULT_INPUT_WAIT_MS = 15_000
+HEAD_CHARS = 4_000
+TAIL_CHARS = 2_000
+KILL_GRACE_S = 3.0
+RAW_RING_BYTES = 1 << 20
+MAX_FINISHED = 50
+MAX_RETAINED_TOTAL = 2_000_000
+POLL_WAIT_MAX_MS = 30_000
+PTY_SIZE = (120, 30)  # (cols, rows) a PTY session's terminal opens with
+
+YIELD_RANGE = (10, 120_000)
+TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
+OUTPUT_RANGE = (1_000, 200_000)
+INPUT_WAIT_RANGE = (1_000, 600_000)
+PLACEMENTS = ("auto", "sandbox", "gateway")  # where runs go (tools.exec.host): the sandbox, or the host itself
+PLACEMENT_ALIASES = {"host": "gateway"}
+TMP_MODES = ("shared", "private")
+
+
+class ConfigWarning(UserWarning):
+    """A setting was ignored or adjusted; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class ExecSettings:
+    """Everything a session captures when it is admitted (so later changes do not affect it)."""
+
+    yield_ms: int = DEFAULT_YIELD_MS
+    timeout_sec: int = DEFAULT_TIMEOUT_SEC
+    ttl_ms: int = DEFAULT_TTL_MS
+    max_output_chars: int = DEFAULT_MAX_OUTPUT
+    pending_max_chars: int = DEFAULT_PENDING_MAX
+    input_wait_ms: int = DEFAULT_INPUT_WAIT_MS
+    notify_on_exit: bool = True
+    notify_on_exit_empty_success: bool = False
+    raw_ring_bytes: int = RAW_RING_BYTES
+    kill_grace_s: float = KILL_GRACE_S
+    placement: str = "auto"  # tools.exec.host: auto | sandbox | gateway; exec resolves it before spawning
+    sandbox_network: bool = True
+    sandbox_tmp: str = "shared"  # shared: the host's /tmp, writable; private: an empty one per run
+    secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
+    path_prepend: tuple[str, ...] = ()
+    login_path: bool = True  # add what the user's login shell puts on PATH (probed once per host)
+    path_login: tuple[str, ...] = ()  # per run, set by exec: the login shell's PATH entries found
+    elevated: bool = False  # per run, set by exec: this run was admitted to run outside the sandbox
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Host-wide settings: the exec defaults, per-agent overrides and tool policy."""
+
+    exec: ExecSettings = field(default_factory=ExecSettings)
+    process_allowed: bool = True
+    elevated_allowed: bool = False
+    agents: Mapping[str, ExecSettings] = field(default_factory=dict)
+    source: str = "defaults"
+    containment: str = "auto"  # auto (a cgroup per gateway session where possible) | subreaper
+    persist: bool = True  # journal sessions under state_dir (false: in memory only)
+    state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
+    nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
+
+    def for_agent(self, agent: str | None) -> ExecSettings:
+        """The settings an exec by ``agent`` captures at admission."""
+        if agent is not None and agent in self.agents:
+            return self.agents[agent]
+        return self.exec
+
+
+def clamp(value: int, bounds: tuple[int, int]) -> int:
+    return max(bounds[0], min(bounds[1], value))
+
+
+# Sockets that let a sandboxed program start processes outside it: container engines, D-Bus/systemd, and
+# the servers of terminal multiplexers and editors, which run whatever command a client asks for.
+SYSTEM_ESCAPES = (
+    "/run/docker.sock",
+    "/run/containerd/containerd.sock",
+    "/run/podman/podman.sock",
+    "/run/dbus/system_bus_socket",
+    "/run/systemd/private",
+    "/run/screen",
+)
+# The same, per user, under the runtime directory.
+RUNTIME_ESCAPES = ("docker.sock", "podman", "bus", "systemd", "emacs")
+# Under the host's /tmp, which sandboxed runs share: ssh-agent's sockets (a glob, expanded at each run),
+# tmux's, emacs's and screen's servers, and the host's own fallback socket directory.
+TMP_SECRETS = ("/tmp/ssh-*", "/tmp/tmux-{uid}", "/tmp/emacs{uid}", "/tmp/screens", "/tmp/openclaw-tui-{uid}")
+
+
+def runtime_dirs(env: Mapping[str, str]) -> list[str]:
+    """The user's runtime directories: ``$XDG_RUNTIME_DIR``, and ``/run/user/<uid>`` whether or not the
+    environment names it (a client such as the MCP SDK may start us without ``XDG_RUNTIME_DIR``)."""
+    dirs = [env["XDG_RUNTIME_DIR"]] if env.get("XDG_RUNTIME_DIR") else []
+    return list(dict.fromkeys([*dirs, f"/run/user/{os.getuid()}"]))
+
+
+def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Paths sandboxed runs must not see: credentials, their agents' sockets, and the host's socket directory.
+
+    The socket directory follows the host's rule (``$OPENCLAW_TUI_SOCKET``'s directory, else
+    ``openclaw-tui`` in a runtime directory, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed,
+    since hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because
+    they would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back; the container engines' sockets,
+    the D-Bus buses (through which systemd starts anything) and the servers of tmux, screen and emacs
+    because each is a way out of the sandbox.
+    """
+    home = env.get("HOME") or os.path.expanduser("~")
+    paths = [os.path.join(home, p) for p in (".ssh", ".aws", os.path.join(".config", "gcloud"), ".gnupg")]
+    for runtime in runtime_dirs(env):
+        paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
+    paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
+    paths += SYSTEM_ESCAPES
+    paths.append(default_state_dir(env))  # the journal: every agent's output and input
+    bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
+    if bus.startswith("unix:path="):
+        paths.append(bus.removeprefix("unix:path=").split(",")[0])
+    for key in ("OPENCLAW_TUI_SOCKET", "SSH_AUTH_SOCK"):
+        if env.get(key):
+            target = os.path.abspath(os.path.expanduser(env[key]))
+            paths.append(os.path.dirname(target) if key == "OPENCLAW_TUI_SOCKET" else target)
+    if env.get("GNUPGHOME"):
+        paths.append(os.path.abspath(os.path.expanduser(env["GNUPGHOME"])))
+    return tuple(dict.fromkeys(paths))
+
+
+def default_state_dir(env: Mapping[str, str]) -> str:
+    """``$XDG_STATE_HOME/openclaw-tui``, else ``~/.local/state/openclaw-tui`` (a relative
+    ``XDG_STATE_HOME`` is ignored, as the XDG spec says)."""
+    base = env.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = env.get("HOME") or os.path.expanduser("~")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "openclaw-tui")
+
+
+def default_config_path(env: Mapping[str, str]) -> Path:
+    """``$OPENCLAW_TUI_CONFIG``, else ``$XDG_CONFIG_HOME/openclaw-tui/config.toml`` (``~/.config``)."""
+    if env.get("OPENCLAW_TUI_CONFIG"):
+        return Path(env["OPENCLAW_TUI_CONFIG"])
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "openclaw-tui" / "config.toml"
+
+
+def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Defaults < config file < environment. A missing default file is fine; a missing given one is not."""
+    env = os.environ if env is None else env
+    data: dict[str, Any] = {}
+    path = Path(config_path) if config_path is not None else default_config_path(env)
+    if path.exists():
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        source = str(path)
+    elif config_path is not None:
+        raise FileNotFoundError(f"config file not found: {path}")
+    else:
+        source = "defaults"
+    tools = _table(data, "tools")
+    exec_table = _table(tools, "exec")
+    persist = _persist(exec_table)
+    host = _host(_table(data, "host"), env)
+    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table), env)
+    if host["state_dir"] not in base.secrets:
+        base = replace(base, secrets=(*base.secrets, host["state_dir"]))
+    agents = {
+        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}."), env)
+        for name, table in _table(data, "agents").items()
+        if isinstance(table, dict)
+    }
+    deny = tools.get("deny", [])
+    process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
+    elevated = bool(_table(tools, "elevated").get("enabled", False))
+    return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
+                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
+
+
+CONTAINMENTS = ("auto", "subreaper")
+HOST_WIDE_KEYS = ("persist",)
+
+
+def _persist(table: Mapping[str, Any]) -> bool:
+    """``tools.exec.persist`` (bool, default true): whether sessions are journaled."""
+    persist = table.get("persist", True)
+    if not isinstance(persist, bool):
+        _warn(f"tools.exec.persist must be bool, got {persist!r}: ignored", stacklevel=4)
+        persist = True
+    return persist
+
+
+def _host(table: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    """The ``[host]`` table: ``containment`` (auto | subreaper) and ``stateDir`` (an absolute path, ``~``
+    expanded). Without ``stateDir`` the state goes where the process environment says, overridden by ``env``."""
+    out: dict[str, Any] = {"state_dir": default_state_dir({**os.environ, **env})}
+    for key, value in table.items():
+        path = os.path.expanduser(value) if key == "stateDir" and isinstance(value, str) else ""
+        if key == "containment" and value in CONTAINMENTS:
+            out["containment"] = value
+        elif key == "stateDir" and os.path.isabs(path):
+            out["state_dir"] = os.path.normpath(path)
+        else:
+            warnings.warn(f"host.{key} = {value!r} ignored (containment: {' | '.join(CONTAINMENTS)}; "
+                          "stateDir: an absolute path)", ConfigWarning, stacklevel=3)
+    return out
+
+
+def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    return value if isinstance(value, dict) else {}
+
+
+_TOML_KEYS: dict[str, tuple[str, type]] = {
+    "backgroundMs": ("yield_ms", int),
+    "timeoutSec": ("timeout_sec", int),
+    "cleanupMs": ("ttl_ms", int),
+    "notifyOnExit": ("notify_on_exit", bool),
+    "notifyOnExitEmptySuccess": ("notify_on_exit_empty_success", bool),
+    "maxOutputChars": ("max_output_chars", int),
+    "pendingMaxOutputChars": ("pending_max_chars", int),
+    "inputWaitIdleMs": ("input_wait_ms", int),
+    "rawRingBytes": ("raw_ring_bytes", int),
+    "loginPath": ("login_path", bool),
+    "killGraceMs": ("kill_grace_s", int),  # stored in seconds (see _clamped)
+}
+
+
+def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "") -> ExecSettings:
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in HOST_WIDE_KEYS:
+            if scope:
+                _warn(f"{scope}tools.exec.{key} is host-wide: set it in [tools.exec]; ignored here")
+            continue
+        if key in _PLACEMENT_KEYS:
+            changes.update(_placement(base, key, value))
+            continue
+        if key not in _TOML_KEYS:
+            warnings.warn(f"unknown setting tools.exec.{key} ignored", ConfigWarning, stacklevel=3)
+            continue
+        attr, kind = _TOML_KEYS[key]
+        if kind is bool and not isinstance(value, bool) or kind is int and (
+            isinstance(value, bool) or not isinstance(value, int)
+        ):
+            warnings.warn(f"tools.exec.{key} must be {kind.__name__}, got {value!r}: ignored", ConfigWarning, stacklevel=3)
+            continue
+        changes[attr] = value / 1000 if key == "killGraceMs" else value
+    return _clamped(replace(base, **changes))
+
+
+_PLACEMENT_KEYS = ("host", "pathPrepend", "sandbox")
+
+
+def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
+    """``host``, ``pathPrepend`` and the ``sandbox`` table: where and with what a run executes."""
+    if key == "host":
+        mode = PLACEMENT_ALIASES.get(str(value).lower(), str(value).lower()) if isinstance(value, str) else None
+        if mode not in PLACEMENTS:
+            _warn(f"tools.exec.host must be one of {', '.join(PLACEMENTS)}, got {value!r}: ignored")
+            return {}
+        return {"placement": mode}
+    if key == "pathPrepend":
+        dirs = _paths("tools.exec.pathPrepend", value)
+        return {} if dirs is None else {"path_prepend": dirs}
+    if not isinstance(value, dict):
+        _warn(f"tools.exec.sandbox must be a table, got {value!r}: ignored")
+        return {}
+    changes: dict[str, Any] = {}
+    for sub, item in value.items():
+        if sub == "network" and isinstance(item, bool):
+            changes["sandbox_network"] = item
+        elif sub == "secrets":
+            extra = _paths("tools.exec.sandbox.secrets", item)
+            if extra is not None:
+                changes["secrets"] = tuple(dict.fromkeys(base.secrets + extra))
+        elif sub == "network":
+            _warn(f"tools.exec.sandbox.network must be bool, got {item!r}: ignored")
+        elif sub == "tmp" and item in TMP_MODES:
+            changes["sandbox_tmp"] = item
+        elif sub == "tmp":
+            _warn(f"tools.exec.sandbox.tmp must be one of {', '.join(TMP_MODES)}, got {item!r}: ignored")
+        else:
+            _warn(f"unknown setting tools.exec.sandbox.{sub} ignored")
+    return changes
+
+
+def _paths(name: str, value: Any) -> tuple[str, ...] | None:
+    """A list of absolute paths (``~`` expanded); relative entries are dropped, since they would depend
+    on each run's directory (a relative PATH entry is exactly the hijack the env check refuses)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        _warn(f"{name} must be a list of paths, got {value!r}: ignored")
+        return None
+    out: list[str] = []
+    for raw in value:
+        path = os.path.expanduser(raw)
+        if not os.path.isabs(path):
+            _warn(f"{name}: {raw!r} is not an absolute path: ignored")
+            continue
+        out.append(os.path.normpath(path))
+    return tuple(out)
+
+
+def _warn(message: str, stacklevel: int = 5) -> None:
+    warnings.warn(message, ConfigWarning, stacklevel=stacklevel)
+
+
+def _warn_loading(message: str) -> None:
+    """A warning of a table ``load_settings`` reads itself (``[nodes.NAME]``), pointing at its caller."""
+    warnings.warn(message, ConfigWarning, stacklevel=4)
+
+
+_ENV_KEYS = (
+    ("OPENCLAW_BASH_YIELD_MS", "PI_BASH_YIELD_MS", "yield_ms"),
+    ("OPENCLAW_BASH_MAX_OUTPUT_CHARS", "PI_BASH_MAX_OUTPUT_CHARS", "max_output_chars"),
+    ("OPENCLAW_BASH_PENDING_MAX_OUTPUT_CHARS", "PI_BASH_PENDING_MAX_OUTPUT_CHARS", "pending_max_chars"),
+    ("OPENCLAW_BASH_JOB_TTL_MS", "PI_BASH_JOB_TTL_MS", "ttl_ms"),
+    ("OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS", "PI_PROCESS_INPUT_WAIT_IDLE_MS", "input_wait_ms"),
+)
+
+
+def _apply_env(base: ExecSettings, env: Mapping[str, str]) -> ExecSettings:
+    changes: dict[str, Any] = {}
+    for name, legacy, attr in _ENV_KEYS:
+        key = name if env.get(name, "").strip() else legacy
+        raw = env.get(key, "").strip()
+        if not raw:
+            continue
+        if not (raw.isascii() and raw.isdigit()):
+            warnings.warn(f"{key}={raw!r} is not a plain integer: ignored", ConfigWarning, stacklevel=3)
+            continue
+        changes[attr] = int(raw)
+    return _clamped(replace(base, **changes))
+
+
+def _clamped(s: ExecSettings) -> ExecSettings:
+    max_output = clamp(s.max_output_chars, OUTPUT_RANGE)
+    return replace(
+        s,
+        yield_ms=clamp(s.yield_ms, YIELD_RANGE),
+        timeout_sec=max(0, s.timeout_sec),
+        ttl_ms=clamp(s.ttl_ms, TTL_RANGE),
+        max_output_chars=max_output,
+        pending_max_chars=min(clamp(s.pending_max_chars, OUTPUT_RANGE), max_output),
+        input_wait_ms=clamp(s.input_wait_ms, INPUT_WAIT_RANGE),
+        raw_ring_bytes=max(4096, s.raw_ring_bytes),
+        kill_grace_s=min(max(0.0, s.kill_grace_s), 60.0),
+    )

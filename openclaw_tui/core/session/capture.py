@@ -1,0 +1,178 @@
+"""A session's output as it is kept: the raw bytes for terminal views, and the plain text agents read.
+
+Every byte a child writes goes into the raw ring at once (escape sequences and all, with the PTY sizes),
+while turning bytes into text waits a moment (or until someone reads the text), so that a flood is
+converted once per batch and only the part that the retention caps would keep is converted at all. The
+text is bounded buffers (:class:`~.buffers.Output`: head, tail, pending), per stream decoded and stripped
+of escape sequences (:class:`~.text.StreamText`). ``to_json``/``from_json`` write both out and read them
+back, which is how a restarted host or a mirror gets a session's output without its child. A journaled
+session's capture also hands each change to its journal record (``journal``) as it happens: raw bytes at
+their offset, size marks, text, and the characters a flood skipped (cheap in-memory edits; the journal's
+own thread writes them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..vt import StreamText
+from .buffers import STDERR, STDOUT, Output
+from .rawring import RawRing
+
+if TYPE_CHECKING:
+    from .record import SessionRecord
+
+TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
+BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class OutputCapture:
+    """One session's output, raw and as text.
+
+    Args:
+        max_chars / pending_max / raw_bytes: the caps of the retained text, the pending text (per stream)
+            and the raw ring.
+        on_text: called whenever new text was added (the session tells its watchers).
+    """
+
+    def __init__(self, max_chars: int, pending_max: int, raw_bytes: int, on_text: Callable[[], None]) -> None:
+        self.raw = RawRing(raw_bytes)
+        self._text = Output(max_chars, pending_max)
+        self._decoders = {STDOUT: StreamText(), STDERR: StreamText()}
+        self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
+        self._backlog_size = 0
+        self._on_text = on_text
+        self.arrived = asyncio.Event()
+        """Set when new text is added: a timed poll waits on it (and clears it)."""
+        self.last_ms: int | None = None
+        """Wall-clock time of the newest output (None before the first)."""
+        self._last_mono = time.monotonic()
+        self.journal: SessionRecord | None = None
+        """The session's journal record, once it is journaled (see ``Session.keep_record``)."""
+
+    def ingest(self, stream: str, data: bytes) -> None:
+        """Raw bytes from the child (``stream`` is stdout or stderr), on the loop."""
+        if self.journal is not None:
+            self.journal.raw(self.raw.end, data)
+        self.raw.append(data)
+        if not self._backlog:
+            asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
+        self._backlog.append((stream, data))
+        self._backlog_size += len(data)
+        if self._backlog_size > BACKLOG_MAX:  # a pipe can outrun the timer by far: bound the memory
+            self._convert_backlog()
+        self.last_ms = now_ms()
+        self._last_mono = time.monotonic()
+
+    @property
+    def text(self) -> Output:
+        """The text output, brought up to date with every byte received so far."""
+        if self._backlog:
+            self._convert_backlog()
+        return self._text
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The terminal is ``cols`` x ``rows`` from the next byte on (a size mark in the raw ring)."""
+        if self.journal is not None and self.raw.size != (cols, rows):
+            self.journal.size(self.raw.end, cols, rows)
+        self.raw.resize(cols, rows)
+
+    def idle_ms(self) -> int:
+        """Milliseconds since the newest output (or since the capture began)."""
+        return int((time.monotonic() - self._last_mono) * 1000)
+
+    def flush(self) -> None:
+        """End of stream: decode whatever the per-stream decoders held back."""
+        self._convert_backlog()
+        for stream, decoder in self._decoders.items():
+            self._append_text(stream, decoder.flush())
+
+    def _convert_backlog(self) -> None:
+        if not self._backlog:
+            return
+        backlog, self._backlog, size, self._backlog_size = self._backlog, [], self._backlog_size, 0
+        keep = self._text.max_chars + 65536  # bytes enough to refill the tail (less if much is stripped)
+        if size > keep and len(self._text.head) >= self._text.head_max:
+            backlog = self._skip_to_tail(backlog, size - keep)
+        for stream, data in backlog:
+            self._append_text(stream, self._decoders[stream].feed(data))
+
+    def _skip_to_tail(self, backlog: list[tuple[str, bytes]], skip: int) -> list[tuple[str, bytes]]:
+        """Drop the oldest ``skip`` bytes unconverted: the caps would discard their text anyway.
+
+        The cut is moved to just after a newline so it never splits a UTF-8 character or (in practice)
+        an escape sequence; what was held and retained before the cut is dropped too, so the tail stays
+        one continuous stretch of output. Dropped characters are counted as bytes (close for text).
+        """
+        dropped = 0
+        while backlog and skip >= len(backlog[0][1]):
+            skip -= len(backlog[0][1])
+            dropped += len(backlog.pop(0)[1])
+        if backlog:
+            stream, data = backlog[0]
+            cut = data.find(b"\n", skip)
+            cut = len(data) if cut < 0 else cut + 1
+            dropped += cut
+            backlog[0] = (stream, data[cut:])
+        self._decoders = {STDOUT: StreamText(), STDERR: StreamText()}
+        self._text.skip(dropped)
+        if self.journal is not None:
+            self.journal.skip(dropped)
+        return backlog
+
+    def _append_text(self, stream: str, text: str) -> None:
+        if text:
+            self._text.append(stream, text)
+            if self.journal is not None:
+                self.journal.output(stream, text)
+            self.arrived.set()
+            self._on_text()
+
+    # -- the journal ----------------------------------------------------------------------------
+    def keep_record(self, journal: SessionRecord) -> None:
+        """From now on hand every change to ``journal``, after what is held now: the raw ring with its size
+        marks, and the text as head, the count of what the caps dropped, and the tail."""
+        text = self.text  # converts the backlog first, so nothing is handed over twice
+        start, data = self.raw.read(self.raw.start)
+        for mark in self.raw.marks_from(self.raw.marks_base):
+            journal.size(*mark)
+        journal.raw(start, data)
+        before = text.total_chars - text.tail.size  # characters the tail no longer holds
+        if before > len(text.head):
+            journal.output(STDOUT, text.head)  # the head's streams are not kept; it is shown as one text
+            journal.skip(before - len(text.head))
+        elif before:
+            journal.output(STDOUT, text.head[:before])
+        for chunk in text.tail.chunks:
+            journal.output(chunk.stream, chunk.text)
+        self.journal = journal
+
+    # -- as data --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Text and raw bytes as they stand (bytes a decoder still held mid-character are not included)."""
+        return {"text": self.text.to_json(), "raw": self.raw.to_json(), "lastOutputMs": self.last_ms}
+
+    def held_json(self) -> dict[str, Any]:
+        """What each stream's decoder holds back (a character or sequence cut by a read), after ``to_json``:
+        a host re-executing in place carries it over, so no byte is lost or decoded twice."""
+        return {stream: decoder.to_json() for stream, decoder in self._decoders.items()}
+
+    def restore_held(self, d: dict[str, Any]) -> None:
+        self._decoders.update({stream: StreamText.from_json(held) for stream, held in d.items()})
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], on_text: Callable[[], None]) -> OutputCapture:
+        text = Output.from_json(d["text"])
+        raw = RawRing.from_json(d["raw"])
+        capture = cls(text.max_chars, text.pending_max, raw.capacity, on_text)
+        capture._text, capture.raw, capture.last_ms = text, raw, d.get("lastOutputMs")
+        if capture.last_ms is not None:  # idle for as long as the wall clock says
+            capture._last_mono -= max(0, now_ms() - capture.last_ms) / 1000
+        return capture

@@ -1,0 +1,159 @@
+"""The ``exec`` tool: start a command, answer directly if it ends in its yield window, else hand back a session.
+
+The agent's turn should not block on a long build, and should not lose a quick command's output either,
+so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
+output or a session id with a short tail. A cancelled call takes its foreground run with it; a
+backgrounded run lives on under the registry. Where the run executes (its placement: the sandbox, the
+host itself, or a node; the config's ``tools.exec.host``, or the call's own ``host``) is decided here,
+before the environment check that depends on it, and travels to the launcher in the run's settings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import replace
+from typing import Any
+
+from ..calls import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, result
+from ..config import TAIL_CHARS, YIELD_RANGE, clamp
+from ..containment import GATEWAY, SANDBOX, sandbox
+from ..launch import (
+    LaunchError,
+    check_env,
+    choose_placement,
+    end_session,
+    login_path_async,
+    resolve_workdir,
+    too_long,
+)
+from ..session import FAILED, Session
+from .models import ExecParams
+from .nodecalls import exec_on_node, runs_on_node
+from .toolcore import ToolCore
+
+
+async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> ToolResult:
+    if runs_on_node(params):
+        return await exec_on_node(core.nodes, params, agent)
+    over = too_long(params.command, params.env, os.environ)
+    if over is not None:
+        return refused(over[1], over[0])
+    settings = core.settings.for_agent(agent)
+    if params.elevated and not core.settings.elevated_allowed:
+        return refused(
+            "elevated runs (outside the sandbox) are not enabled on this host (set tools.elevated.enabled = "
+            "true in the config); nothing was run",
+            "elevated-refused",
+        )
+    problem = await _placement_problem(core, params, settings.placement)
+    if problem is not None:
+        return problem
+    mode = settings.placement if params.host in (None, "auto") else params.host
+    try:
+        cwd = resolve_workdir(params.workdir)
+        where = await choose_placement(mode, params.elevated)
+        env = check_env(params.env, sandboxed=where == SANDBOX)
+        timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
+        login = await login_path_async() if settings.login_path else ()
+        run = replace(settings, placement=where, elevated=params.elevated, path_login=login)
+        session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run)
+    except LaunchError as exc:
+        return refused(str(exc), exc.kind)
+
+    if not core.settings.process_allowed:
+        await _wait_foreground(session, None)
+        note = "Note: the process tool is not allowed here, so this ran synchronously (yieldMs/background ignored).\n"
+        return foreground_result(session, note)
+    if params.background:
+        return background_result(core, session)
+    yield_ms = settings.yield_ms if params.yieldMs is None else clamp(params.yieldMs, YIELD_RANGE)
+    ended = await _wait_foreground(session, yield_ms / 1000)
+    res = foreground_result(session) if ended else background_result(core, session)
+    res["details"]["yieldMs"] = yield_ms
+    return res
+
+
+async def _placement_problem(core: ToolCore, params: ExecParams, configured: str) -> ToolResult | None:
+    """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
+    always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
+    unless the configuration already runs everything on the host."""
+    if params.host == "gateway" and configured != GATEWAY and not core.settings.elevated_allowed:
+        return refused(
+            "host: \"gateway\" runs outside the sandbox, which this host allows only with elevated mode (set "
+            "tools.elevated.enabled = true in the config); leave host out to run where the config says; "
+            "nothing was run",
+            "elevated-refused",
+        )
+    if params.host != "sandbox":
+        return None
+    if params.elevated:
+        return refused("host: \"sandbox\" and elevated: true contradict each other (elevated runs outside the "
+                       "sandbox); give one of them; nothing was run", "invalid-params")
+    found = await sandbox.check()
+    if not found.usable:
+        return refused(f"host: \"sandbox\" was asked for, but the sandbox cannot run here: {found.reason}; "
+                       "nothing was run", "sandbox-unavailable")
+    return None
+
+
+async def _wait_foreground(session: Session, seconds: float | None) -> bool:
+    """Wait for the run to end; a cancelled call ends the run too. True if it ended in time."""
+    try:
+        await asyncio.wait_for(asyncio.shield(session.done.wait()), seconds)
+        return True
+    except TimeoutError:
+        return False
+    except asyncio.CancelledError:
+        await asyncio.shield(end_session(session, "cancelled"))
+        raise
+
+
+def foreground_result(session: Session, note: str = "") -> ToolResult:
+    """The whole (capped) output of a run that ended, with how it ended when that matters."""
+    out = session.output
+    text = out.full_text()
+    header = note + dropped_note(out)
+    footer = ""
+    kind = None
+    end = session.exit
+    if end.timed_out:
+        kind = "timeout"
+        footer = (
+            f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "
+            f"side effects may already have happened. {MORE_TIME}]"
+        )
+    elif end.code == 127:
+        kind, footer = "not-found", "\n[exit 127: command not found]"
+    elif end.code == 126:
+        kind, footer = "not-executable", "\n[exit 126: command found but not executable]"
+    elif end.signal or end.code:
+        footer = f"\n[{end.words()}]"
+    if not text and not footer:
+        text = "(no output)"
+    details: dict[str, Any] = session_fields(session)
+    details.update(sessionId=None, tail=out.tail_text(TAIL_CHARS), failureKind=kind if session.status == FAILED else None)
+    body = text.rstrip("\n")
+    return result(header + body + (footer if body else footer.lstrip("\n")), session.status, **details)
+
+
+def session_fields(session: Session) -> dict[str, Any]:
+    d = session.details()
+    return {k: d[k] for k in EXEC_FIELDS}
+
+
+def background_result(core: ToolCore, session: Session) -> ToolResult:
+    """Hand the run to the background and tell the agent how to follow it, with the output's tail."""
+    tail = session.output.tail_text(TAIL_CHARS)
+    session.output.pending.take()  # the agent has seen the tail; earlier output stays in log
+    core.background(session)  # after the take: its journal record starts with what the agent has read
+    details = session_fields(session)
+    details.update(tail=tail, failureKind=None)
+    text = dropped_note(session.output) + (
+        f"Command still running in the background: session {session.id} ({session.name}), pid {session.pid}.\n"
+        f"Use process with sessionId \"{session.id}\": poll (with timeout) for new output, log to read it, "
+        "write/send-keys/submit/paste for input, kill to stop. You will be notified when it exits."
+    )
+    if tail:
+        text += f"\n\nOutput so far (tail):\n{tail.rstrip()}"
+    return result(text, "running", **details)

@@ -1,0 +1,53 @@
+"""What the tools work on, and nothing more: the narrow side of the host that ``exec`` and ``process`` see.
+
+The tools are functions over this protocol (as asyncio's transports are driven through a few methods),
+never over the host: its settings, the registry of sessions, the exit notices, the terminal engine, the
+nodes, and the two acts that move a session (``spawn`` and ``background``). The
+:class:`~.supervisor.Supervisor` is the one implementation; a test could give the tools another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from ..config import ExecSettings, Settings
+from ..journal import Journal
+from ..session import Registry, Replier, Session
+from .exitnotices import Notices
+
+if TYPE_CHECKING:
+    from .nodecalls import Nodes
+
+
+class TerminalEngine(Protocol):
+    """What a terminal engine does for the host. The core knows no terminal: without an engine, PTY
+    programs' queries go unanswered and the ``screen`` action is refused."""
+
+    def replier(self, session: Session) -> Replier:
+        """The function that answers ``session``'s terminal queries."""
+        ...
+
+    def screen(self, session: Session) -> str:
+        """``session``'s screen now, as text."""
+        ...
+
+
+class ToolCore(Protocol):
+    """The sessions as the tools see them."""
+
+    settings: Settings
+    registry: Registry
+    notices: Notices
+    terminal: TerminalEngine | None
+    nodes: Nodes | None
+    journal: Journal
+
+    def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
+              timeout_s: float, settings: ExecSettings) -> Session:
+        """Start a session and its supervision; raises ``LaunchError`` (nothing registered) when refused."""
+        ...
+
+    def background(self, session: Session) -> None:
+        """The run leaves its exec call's yield window: listed, kept after it ends, notified on exit."""
+        ...

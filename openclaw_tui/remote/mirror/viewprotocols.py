@@ -1,0 +1,123 @@
+"""What a frontend sees of a host and its sessions: the :class:`HostView` and :class:`SessionView` seams.
+
+The dashboard shows a host in this process (``openclaw_tui.ToolHost``, the core's ``SessionHost`` and its
+``Session``) or a host in another one, mirrored over the socket (:class:`~.mirror.RemoteHost` and its
+``RemoteSession``). Both provide these protocols, and the dashboard is written against them alone, so it
+never asks which it has. As asyncio's ``Process`` depends on its protocol and never the reverse, the
+core knows nothing of this module: its classes fit it by their shape, which the type checker proves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from openclaw_tui.core.session import ExitRecord, InputLog, Listener, Output
+from openclaw_tui.core.tools import InputSent
+from openclaw_tui.core.vt import ModeTracker
+from openclaw_tui.terminal import RawSource
+
+
+class SessionView(RawSource, Protocol):
+    """One session as a frontend reads it: what it is, its state, its output and who typed what.
+
+    Its raw output and size come from :class:`~openclaw_tui.terminal.source.RawSource` (what a terminal
+    view follows). Input goes through the host (:meth:`HostView.send_input`), never straight to the session.
+    """
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def command(self) -> str: ...
+    @property
+    def agent(self) -> str | None:
+        """Who started it (None: the operator)."""
+    @property
+    def cwd(self) -> str: ...
+    @property
+    def node(self) -> str | None:
+        """The node it runs on (its id is then ``NODE/ID``); None: the host the dashboard runs on."""
+    @property
+    def started_ms(self) -> int:
+        """When it started (ms since the epoch): sessions of several hosts are listed newest first by it."""
+    @property
+    def pty(self) -> bool: ...
+    @property
+    def placement(self) -> str:
+        """Where it runs: ``sandbox`` or ``gateway``."""
+    @property
+    def elevated(self) -> bool: ...
+    @property
+    def backgrounded(self) -> bool:
+        """Listed, and kept after it ends (a foreground exec's run is not, until it leaves its yield window)."""
+    @property
+    def running(self) -> bool: ...
+    @property
+    def status(self) -> str:
+        """``running``, ``completed`` or ``failed``, as agents read it."""
+    @property
+    def exit(self) -> ExitRecord: ...
+    @property
+    def stdin_writable(self) -> bool: ...
+    @property
+    def waiting_for_input(self) -> bool:
+        """Waiting by any evidence: the kernel's (``waiting_reason``) or the idle rule's."""
+    @property
+    def waiting_reason(self) -> str | None: ...
+    @property
+    def output(self) -> Output: ...
+    @property
+    def inputs(self) -> InputLog: ...
+    @property
+    def tracked_modes(self) -> ModeTracker:
+        """The terminal modes key encoding and paste follow (cursor keys, bracketed paste)."""
+
+    def runtime_ms(self) -> int: ...
+
+
+class HostView(Protocol):
+    """A host as a frontend uses it: its sessions, their events, tool calls and the operator's input."""
+
+    def start(self) -> None: ...
+
+    async def close(self) -> None:
+        """Let go of the host: a mirrored one only disconnects; one in this process (a test's) ends its sessions."""
+
+    async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
+        """A tool call, answered as agents are answered (``agent`` None: the operator)."""
+        ...
+
+    def session(self, session_id: str, agent: str | None = None) -> SessionView | None: ...
+
+    def sessions(self, agent: str | None = None) -> Sequence[SessionView]:
+        """Every session in scope, newest first."""
+        ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """A snapshot now, then every session event (:mod:`~openclaw_tui.core.session.events`); returns the
+        unsubscribe function."""
+        ...
+
+    async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
+        """Input from this frontend, through the core's one input path; raises
+        :class:`~openclaw_tui.core.tools.process_input.InputRefused` when none of it can be taken."""
+        ...
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        """The same input sent at once if nothing has to wait, sparing a keystroke a turn of the event loop;
+        None, with nothing sent, when it must go by :meth:`send_input`."""
+        ...
+
+    @property
+    def node_states(self) -> Mapping[str, str | None]:
+        """The nodes whose sessions are shown beside this host's, each with why it does not answer now
+        (None: it does); empty without nodes."""
+        ...
+
+    @property
+    def journal_status(self) -> dict[str, Any]:
+        """``{"saving": bool, "problem": str | None}``: whether the host saves its sessions to disk, and why
+        not when it should."""
+        ...

@@ -1,0 +1,270 @@
+"""The dashboard across nodes: this machine's host and every configured node's, shown as one host.
+
+With ``[nodes.NAME]`` in the config, the dashboard shows the local host's sessions and every node's in one
+list. :class:`FleetHost` is that one host, a :class:`~.views.HostView` like any other, so the dashboard
+needs no other code path: beside the local host it holds one mirror per node, over the same ssh bridge
+``attach --node`` uses (:class:`FleetNode`). A node's session shows as ``NODE/ID``, the id agents see, so an
+id copied from the dashboard works in an agent's call, and every action on it (tool calls, input, resize,
+the terminal view's raw stream) goes to that node's host with the bare id. A node that goes away keeps its
+sessions as last seen (``node_states`` says why it does not answer, the dashboard greys its rows) while a
+task connects again with backoff, each time over a new link and a new mirror; when one comes up, its
+sessions are live again. No host is started on a node that went away: one that did was stopped or crashed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from openclaw_tui.core.calls import failure
+from openclaw_tui.core.config import NodeSettings, load_settings
+from openclaw_tui.core.session import Event, EventBus, Listener, events as ev
+from openclaw_tui.core.tools import InputRefused, InputSent, join_id, split_id
+
+from ..mirror import HostView, RemoteHost, SessionView
+from ..wire import protocol as p
+from .nodelink import RETRY_FIRST_S, RETRY_MAX_S, mirror_over
+from .ssh import NodeUnreachable, SshLink
+from .sshnodes import in_node_terms
+
+CLIENT = "openclaw-tui dashboard"
+NODE_ONLY = ("host", "node")  # an exec's parameters that chose the node; its host decides the rest
+
+
+def open_fleet(config_path: str | None, local: HostView) -> HostView:
+    """``local`` and the config's nodes as one host for the dashboard; ``local`` itself without nodes (or
+    when the config cannot be read: the host reading it says why)."""
+    try:
+        nodes = load_settings(config_path).nodes
+    except (OSError, tomllib.TOMLDecodeError):
+        return local
+    return FleetHost(local, nodes) if nodes else local
+
+
+class FleetNode:
+    """One node as the dashboard sees it over time: a link and a mirror while it answers, the sessions last
+    seen and why it does not while it does not."""
+
+    def __init__(self, settings: NodeSettings, on_event: Callable[[FleetNode, Event], None],
+                 on_change: Callable[[FleetNode], None]) -> None:
+        self.settings = settings
+        self.ssh: SshLink | None = None
+        self.mirror: RemoteHost | None = None  # live while reachable; its sessions as last seen when not
+        self.problem: str | None = f"node {self.name} is unreachable: not connected yet (connecting over ssh to {settings.ssh})"
+        self._on_event = on_event
+        self._on_change = on_change
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    @property
+    def reachable(self) -> bool:
+        return self.problem is None and self.mirror is not None
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._keep())
+
+    async def close(self) -> None:
+        """Let go of the node; its sessions keep running there."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.mirror is not None:
+            await self.mirror.close()
+        if self.ssh is not None:
+            await self.ssh.close()
+
+    async def _keep(self) -> None:
+        """Connect, stay until the connection drops, and connect again, waiting longer after each failure."""
+        delay, was_up = RETRY_FIRST_S, False
+        while True:
+            ssh = await self._connect(start=not was_up)  # the first time, as agents' calls do, a host may start
+            if ssh is not None:
+                was_up, delay = True, RETRY_FIRST_S
+                await ssh.client.closed.wait()
+                await self._lost(ssh)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX_S)
+
+    async def _connect(self, start: bool) -> SshLink | None:
+        try:
+            ssh = await SshLink.open(self.settings, start=start, client=CLIENT)
+        except NodeUnreachable as exc:
+            self._say(str(exc))
+            return None
+        try:
+            mirror = await mirror_over(ssh.client, lambda event: self._on_event(self, event), self.name)
+        except (ConnectionError, TimeoutError, p.RemoteError) as exc:
+            await ssh.close()
+            self._say(ssh.why_not(exc))
+            return None
+        except BaseException:
+            await ssh.close()
+            raise
+        old, self.ssh, self.mirror = self.mirror, ssh, mirror
+        if old is not None:
+            await old.close()
+        self._say(None)
+        return ssh
+
+    async def _lost(self, ssh: SshLink) -> None:
+        """The connection dropped: keep the sessions as last seen (none of them is known to wait now)."""
+        self.ssh = None
+        if self.mirror is not None:
+            await self.mirror.close()
+            for s in self.mirror.sessions():
+                if s.waiting_for_input:
+                    s.update({**s.details(), "waitingForInput": False, "waitingReason": None})
+        await ssh.close()
+        self._say(ssh.dropped())
+
+    def _say(self, problem: str | None) -> None:
+        if problem != self.problem:
+            self.problem = problem
+            self._on_change(self)
+
+
+class FleetHost:
+    """The local host and the nodes' hosts as one :class:`~.views.HostView` (see the module's docstring)."""
+
+    def __init__(self, local: HostView, nodes: Mapping[str, NodeSettings]) -> None:
+        self.local = local
+        self.nodes = {name: FleetNode(cfg, self._node_event, self._node_changed) for name, cfg in nodes.items()}
+        self.bus = EventBus(self._snapshot)
+        self._listed: list[SessionView] | None = None  # every session, newest first, until something changes
+        self._unsubscribe: Callable[[], None] | None = None
+
+    def start(self) -> None:
+        self.local.start()
+        self._unsubscribe = self.local.subscribe(self._local_event)
+        for node in self.nodes.values():
+            node.start()
+
+    async def close(self) -> None:
+        """Let go of the nodes (their sessions keep running there), then close the local host."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        await asyncio.gather(*(node.close() for node in self.nodes.values()), return_exceptions=True)
+        await self.local.close()
+
+    @property
+    def node_states(self) -> dict[str, str | None]:
+        return {name: node.problem for name, node in self.nodes.items()}
+
+    @property
+    def journal_status(self) -> dict[str, Any]:
+        return self.local.journal_status
+
+    # -- sessions -------------------------------------------------------------------------------
+    def session(self, session_id: str, agent: str | None = None) -> SessionView | None:
+        node, bare = self._node_of(session_id)
+        if node is None:
+            return self.local.session(session_id, agent)
+        return node.mirror.session(bare, agent) if node.mirror is not None else None
+
+    def sessions(self, agent: str | None = None) -> Sequence[SessionView]:
+        if agent is None and self._listed is not None:
+            return self._listed
+        found: list[SessionView] = list(self.local.sessions(agent))
+        for node in self.nodes.values():
+            if node.mirror is not None:
+                found += node.mirror.sessions(agent)
+        found.sort(key=lambda s: s.started_ms, reverse=True)  # stable: one host's own order stays
+        if agent is None:
+            self._listed = found
+        return found
+
+    def _node_of(self, session_id: str | None) -> tuple[FleetNode | None, str]:
+        name, bare = split_id(session_id)
+        node = self.nodes.get(name) if name is not None else None
+        return (node, bare or "") if node is not None else (None, session_id or "")
+
+    # -- calls and input ------------------------------------------------------------------------
+    async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
+        """Calls for a node's session, or an exec with ``host: "node"`` naming one, go to that node's host;
+        the rest to the local host. The answer names the node's sessions as ``NODE/ID``."""
+        routed = self._route(call)
+        if routed is None:
+            return await self.local.call(call, agent)
+        node, node_call = routed
+        if not node.reachable or node.mirror is None:
+            return failure(_unreachable(node), "node-unreachable", node=node.name)
+        try:
+            res = await node.mirror.call(node_call, agent)
+        except p.RemoteError as exc:
+            return failure(f"node {node.name}: its host refused the call: {exc}", "node-error", node=node.name)
+        in_node_terms(res, node.name, node_call)
+        return res
+
+    def _route(self, call: Mapping[str, Any] | str) -> tuple[FleetNode, dict[str, Any]] | None:
+        if isinstance(call, str):
+            try:
+                call = json.loads(call)
+            except ValueError:
+                return None  # the local host words what is wrong with it
+        if not isinstance(call, Mapping):
+            return None
+        if call.get("tool") == "exec" and call.get("host") == "node" and call.get("node") in self.nodes:
+            return self.nodes[call["node"]], {k: v for k, v in call.items() if k not in NODE_ONLY}
+        node, bare = self._node_of(call.get("sessionId") if isinstance(call.get("sessionId"), str) else None)
+        if call.get("tool") == "process" and node is not None:
+            return node, {**call, "sessionId": bare}
+        return None
+
+    async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
+        node, bare = self._node_of(session_id)
+        if node is None:
+            return await self.local.send_input(session_id, data, source, action)
+        if not node.reachable or node.mirror is None:
+            raise InputRefused(_unreachable(node), "node-unreachable")
+        return await node.mirror.send_input(bare, data, source, action)
+
+    def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
+        node, _ = self._node_of(session_id)
+        return self.local.send_input_now(session_id, data, source, action) if node is None else None
+
+    # -- events ---------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Every host's sessions as a snapshot now, then every event of each, nodes' ids as ``NODE/ID``."""
+        return self.bus.subscribe(listener)
+
+    def _snapshot(self) -> Event:
+        local: list[Event] = []
+        self.local.subscribe(local.append)()  # the local host's own snapshot, and no more
+        listed = list(local[0].data.get("sessions", [])) if local else []
+        for node in self.nodes.values():
+            if node.mirror is not None:
+                listed += [{**s.details(), "sessionId": s.id, "node": node.name} for s in node.mirror.sessions()]
+        return Event(ev.SNAPSHOT, None, {**(local[0].data if local else {}), "sessions": listed})  # the link's state too
+
+    def _local_event(self, event: Event) -> None:
+        if event.kind != ev.OUTPUT:
+            self._listed = None
+        self.bus.publish(event)
+
+    def _node_event(self, node: FleetNode, event: Event) -> None:
+        if event.kind in (ev.SNAPSHOT, ev.HOST_GONE, ev.JOURNAL):  # a node's (re)connection is told as a whole
+            return
+        if event.kind != ev.OUTPUT:
+            self._listed = None
+        sid = join_id(node.name, event.session_id) if event.session_id else None
+        data = event.data
+        if isinstance(data.get("sessionId"), str):
+            data = {**data, "sessionId": join_id(node.name, data["sessionId"]), "node": node.name}
+        self.bus.publish(Event(event.kind, sid, data))
+
+    def _node_changed(self, node: FleetNode) -> None:
+        """A node came up, with new sessions, or went away: everything is listed again."""
+        self._listed = None
+        self.bus.publish(self._snapshot())
+
+
+def _unreachable(node: FleetNode) -> str:
+    return f"{node.problem} (its sessions show as last seen until it answers again)"

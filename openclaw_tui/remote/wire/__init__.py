@@ -1,0 +1,28 @@
+"""The host protocol and the clients' side of it: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
+
+``protocol`` documents the methods and encodes messages, ``socketpaths`` finds the per-user socket,
+``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` a few
+requests over a blocking socket for commands that must start fast, and ``autostart`` starts a host for a
+client that found none.
+"""
+
+from openclaw_tui.core.exports import lazy_exports
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
+    from . import oneshot as oneshot, protocol as protocol
+    from .autostart import (
+        HostUnavailable as HostUnavailable,
+        host_opener as host_opener,
+        start_host as start_host,
+    )
+    from .client import HostClient as HostClient, NoHost as NoHost
+    from .socketpaths import (
+        SocketPathError as SocketPathError,
+        check_length as check_length,
+        ensure_private_dir as ensure_private_dir,
+        find_host as find_host,
+        socket_path as socket_path,
+    )
+
+__all__, __getattr__ = lazy_exports(__name__, __file__)

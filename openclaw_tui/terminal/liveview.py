@@ -1,0 +1,134 @@
+"""A live view of one session's terminal: a screen fed from the session's raw ring on a time budget.
+
+The view never sits on the ingest path: the session drains its PTY into a ``RawRing`` at full speed and
+the view only reads that ring, remembering the absolute offset it parsed up to. The UI calls
+:meth:`LiveView.advance` once per frame; it parses at most ``budget_ms`` of bytes, measured with
+``perf_counter``. When more bytes wait than the budget can parse (judged by the measured parse rate), or
+the ring already dropped bytes the view had not read, the view rebuilds its screen from the tail (see
+:mod:`.catchup`) so what it shows is current within a frame and the child is never slowed. A screen
+exists only while a view does; ``close()`` lets both go.
+
+Watching never changes the program's terminal: the view's screen always has the PTY's own size, taken
+from the size marks in the ring. It resizes as it parses past each mark, so it shows exactly what a
+terminal that lived through the same bytes and resizes shows, however late it attached.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from .catchup import skip_ahead
+from .emulator import TerminalScreen
+from .sizes import feed_sized, rows_to_rebuild
+from .source import RawSource
+
+SLICE = 16 * 1024  # most bytes fed per step: big enough to amortise calls, small enough to stop on time
+MIN_SLICE = 1024
+INITIAL_RATE = 4_000_000.0  # bytes/s assumed until the first measurement
+ATTACH_BUDGET_FACTOR = 4  # attaching may spend a few frames' worth once, to start from a better point
+
+
+class LiveView:
+    """A :class:`TerminalScreen` kept current with a session's output, at the session's terminal size.
+
+    Args:
+        source: the session (see :class:`RawSource`); the view never resizes it.
+        budget_ms: parse time allowed per :meth:`advance` call.
+        on_output: called (on the loop) when new output arrives or the terminal is resized, so the UI can
+            schedule a frame.
+    """
+
+    def __init__(
+        self,
+        source: RawSource,
+        budget_ms: float = 8.0,
+        on_output: Callable[[], None] | None = None,
+    ) -> None:
+        self.source = source
+        self.budget = budget_ms / 1000.0
+        self.on_output = on_output
+        ring = source.raw
+        self.screen = TerminalScreen(*(ring.size_at(ring.start) or tuple(source.pty_size)))
+        self.rate = INITIAL_RATE
+        self._offset = ring.start
+        self._mark = ring.first_mark_after(ring.start)  # the next size mark to apply
+        self._closed = False
+        self._rebuild(int(self.rate * self.budget * ATTACH_BUDGET_FACTOR))
+        self._unsubscribe = source.add_raw_listener(self._on_raw)
+
+    @property
+    def offset(self) -> int:
+        """Absolute ring offset parsed up to."""
+        return self._offset
+
+    @property
+    def behind(self) -> int:
+        """Bytes of output not parsed yet (a resize not applied yet counts as one)."""
+        ring = self.source.raw
+        return max(0, ring.end - self._offset) + (self._mark < ring.marks_end)
+
+    def advance(self) -> bool:
+        """Parse what the frame budget allows, or catch up from the tail; True if the screen changed."""
+        ring = self.source.raw
+        if self._closed or (self._offset >= ring.end and self._mark >= ring.marks_end):
+            return False
+        budget_bytes = int(self.rate * self.budget)
+        if self._offset < ring.start or ring.end - self._offset > budget_bytes:
+            self._rebuild(budget_bytes)
+            return True
+        deadline = time.perf_counter() + self.budget
+        piece = min(SLICE, max(MIN_SLICE, budget_bytes // 4))  # several deadline checks per frame
+        while True:
+            self._mark = max(self._mark, ring.marks_base)
+            marks = ring.marks_from(self._mark)
+            for mark in marks:  # resizes that happened where the parse stands
+                if mark.offset > self._offset:
+                    break
+                self.screen.resize(mark.cols, mark.rows)
+                self._mark += 1
+            if self._offset >= ring.end:
+                break
+            limit = piece
+            if self._mark < ring.marks_end:  # stop at the next resize
+                limit = min(limit, ring.marks_from(self._mark)[0].offset - self._offset)
+            start, data = ring.read(self._offset, limit)
+            began = time.perf_counter()
+            self.screen.feed(data)
+            finished = time.perf_counter()
+            self._measure(len(data), finished - began)
+            self._offset = start + len(data)
+            if finished >= deadline:
+                break
+        return True
+
+    def close(self) -> None:
+        """Stop listening to the session; the view and its screen can then be collected."""
+        if not self._closed:
+            self._closed = True
+            self._unsubscribe()
+
+    def _on_raw(self) -> None:
+        if not self._closed and self.on_output is not None:
+            self.on_output()
+
+    def _measure(self, size: int, seconds: float) -> None:
+        """Keep a moving estimate of the parse rate; small feeds are dominated by call overhead, skip them."""
+        if size >= MIN_SLICE and seconds > 0:
+            self.rate = 0.7 * self.rate + 0.3 * (size / seconds)
+
+    def _rebuild(self, cap: int) -> None:
+        """Bring the screen to the ring's end, parsing at most about ``cap`` bytes, resizing where it was resized."""
+        ring = self.source.raw
+        start, data = ring.read(self._offset)
+        ahead = ring.marks_from(ring.first_mark_after(start))
+        begin = skip_ahead(self.screen, data, cap, gap=start > self._offset,
+                           size_at=lambda i: ring.size_at(start + i), rows=rows_to_rebuild(self.screen.rows, ahead))
+        if begin or start > self._offset:  # restarted at the size in force there: only later resizes apply
+            self._mark = ring.first_mark_after(start + begin)
+        began = time.perf_counter()
+        feed_sized(self.screen, start + begin, data[begin:], ring.marks_from(self._mark))
+        self._measure(len(data) - begin, time.perf_counter() - began)
+        self._mark = ring.marks_end
+        self.screen.touch_all()
+        self._offset = start + len(data)
