@@ -11,7 +11,10 @@ the default secret paths are computed from the environment and from facts of the
 (``/run/user/<uid>``), so that they include every directory the host's socket can be in. Whether sessions
 are journaled (``tools.exec.persist``) and where the host keeps its state (``[host] stateDir``, default
 ``$XDG_STATE_HOME/openclaw-tui``: the journal and the record of live sessions) are host-wide; the state
-directory is a default secret too, since it holds every agent's output.
+directory is a default secret too, since it holds every agent's output. Exec approvals are configured here
+as OpenClaw has them (``security``, ``ask``, ``askFallback``, ``approvalTimeoutMs``, ``approvalRunningNoticeMs``,
+per agent too); their allowlist is a file of its own (``exec-approvals.json`` beside the config, see
+``core/approvals``), hidden from the sandbox, so that allowing a command for good never rewrites this file.
 """
 
 from __future__ import annotations
@@ -39,12 +42,18 @@ RAW_RING_BYTES = 1 << 20
 MAX_FINISHED = 50
 MAX_RETAINED_TOTAL = 2_000_000
 POLL_WAIT_MAX_MS = 30_000
+DEFAULT_APPROVAL_TIMEOUT_MS = 30 * 60 * 1000
+DEFAULT_APPROVAL_NOTICE_MS = 10_000
 PTY_SIZE = (120, 30)  # (cols, rows) a PTY session's terminal opens with
 
 YIELD_RANGE = (10, 120_000)
 TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
 OUTPUT_RANGE = (1_000, 200_000)
 INPUT_WAIT_RANGE = (1_000, 600_000)
+APPROVAL_TIMEOUT_RANGE = (10_000, 24 * 60 * 60 * 1000)
+SECURITY_LEVELS = ("deny", "allowlist", "full")  # what may run outside the sandbox, strictest first
+ASK_LEVELS = ("off", "on-miss", "always")  # when the operator is asked, loosest first
+APPROVALS_FILE = "exec-approvals.json"
 PLACEMENTS = ("auto", "sandbox", "gateway")  # where runs go (tools.exec.host): the sandbox, or the host itself
 PLACEMENT_ALIASES = {"host": "gateway"}
 TMP_MODES = ("shared", "private")
@@ -76,6 +85,11 @@ class ExecSettings:
     login_path: bool = True  # add what the user's login shell puts on PATH (probed once per host)
     path_login: tuple[str, ...] = ()  # per run, set by exec: the login shell's PATH entries found
     elevated: bool = False  # per run, set by exec: this run was admitted to run outside the sandbox
+    security: str = "full"  # tools.exec.security: deny | allowlist | full, for runs outside the sandbox
+    ask: str = "off"  # tools.exec.ask: off | on-miss | always (the sandbox's runs too)
+    ask_fallback: str = "deny"  # tools.exec.askFallback: deny | allowlist | full, when nobody answers in time
+    approval_timeout_ms: int = DEFAULT_APPROVAL_TIMEOUT_MS
+    approval_running_notice_ms: int = DEFAULT_APPROVAL_NOTICE_MS  # the one "still waiting" notice (0: none)
 
 
 @dataclass(frozen=True)
@@ -91,6 +105,7 @@ class Settings:
     persist: bool = True  # journal sessions under state_dir (false: in memory only)
     state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
     nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
+    approvals_file: str = field(default_factory=lambda: default_approvals_file(os.environ))  # the allowlist
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -144,6 +159,7 @@ def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
     paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
     paths += SYSTEM_ESCAPES
     paths.append(default_state_dir(env))  # the journal: every agent's output and input
+    paths.append(default_approvals_file(env))  # what runs without asking: a sandboxed run must not widen it
     bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if bus.startswith("unix:path="):
         paths.append(bus.removeprefix("unix:path=").split(",")[0])
@@ -164,6 +180,12 @@ def default_state_dir(env: Mapping[str, str]) -> str:
         home = env.get("HOME") or os.path.expanduser("~")
         base = os.path.join(home, ".local", "state")
     return os.path.join(base, "openclaw-tui")
+
+
+def default_approvals_file(env: Mapping[str, str]) -> str:
+    """``$XDG_CONFIG_HOME/openclaw-tui/exec-approvals.json`` (``~/.config``): the exec approvals' allowlist."""
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(base, "openclaw-tui", APPROVALS_FILE)
 
 
 def default_config_path(env: Mapping[str, str]) -> Path:
@@ -192,8 +214,10 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     persist = _persist(exec_table)
     host = _host(_table(data, "host"), env)
     base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table), env)
-    if host["state_dir"] not in base.secrets:
-        base = replace(base, secrets=(*base.secrets, host["state_dir"]))
+    approvals_file = default_approvals_file({**os.environ, **env})
+    for hidden in (host["state_dir"], approvals_file):
+        if hidden not in base.secrets:
+            base = replace(base, secrets=(*base.secrets, hidden))
     agents = {
         name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}."), env)
         for name, table in _table(data, "agents").items()
@@ -203,7 +227,8 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
+                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading),
+                    approvals_file=approvals_file)
 
 
 CONTAINMENTS = ("auto", "subreaper")
@@ -252,6 +277,13 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
     "rawRingBytes": ("raw_ring_bytes", int),
     "loginPath": ("login_path", bool),
     "killGraceMs": ("kill_grace_s", int),  # stored in seconds (see _clamped)
+    "approvalTimeoutMs": ("approval_timeout_ms", int),
+    "approvalRunningNoticeMs": ("approval_running_notice_ms", int),
+}
+_CHOICE_KEYS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "security": ("security", SECURITY_LEVELS),
+    "ask": ("ask", ASK_LEVELS),
+    "askFallback": ("ask_fallback", SECURITY_LEVELS),
 }
 
 
@@ -264,6 +296,14 @@ def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "
             continue
         if key in _PLACEMENT_KEYS:
             changes.update(_placement(base, key, value))
+            continue
+        if key in _CHOICE_KEYS:
+            attr, choices = _CHOICE_KEYS[key]
+            if value in choices:
+                changes[attr] = value
+            else:
+                _warn(f"{scope}tools.exec.{key} must be one of {', '.join(choices)}, got {value!r}: ignored",
+                      stacklevel=4)
             continue
         if key not in _TOML_KEYS:
             warnings.warn(f"unknown setting tools.exec.{key} ignored", ConfigWarning, stacklevel=3)
@@ -374,4 +414,6 @@ def _clamped(s: ExecSettings) -> ExecSettings:
         input_wait_ms=clamp(s.input_wait_ms, INPUT_WAIT_RANGE),
         raw_ring_bytes=max(4096, s.raw_ring_bytes),
         kill_grace_s=min(max(0.0, s.kill_grace_s), 60.0),
+        approval_timeout_ms=clamp(s.approval_timeout_ms, APPROVAL_TIMEOUT_RANGE),
+        approval_running_notice_ms=max(0, s.approval_running_notice_ms),
     )

@@ -7,7 +7,8 @@ watching every child (its output waits in the kernel's PTY and pipe buffers mean
 twice or lost) and writes each session (its ``Session.to_json`` record and, for a running one, its child's
 fds and queued input, the time left before it times out, a termination under way, what the text decoders
 hold back), the registry with every id ever issued and the TTLs left, the exit notices, the poll back-off,
-the settings and the containment. :func:`restore` builds all of it again and supervises the running sessions
+the settings, the containment and the exec approvals still waiting for the operator (with their deadlines).
+:func:`restore` builds all of it again and supervises the running sessions
 anew. Times that must carry over are monotonic: the clock is the machine's, not the process's. The socket,
 the exec and the new image's start are :mod:`openclaw_tui.remote.server.reexec`'s.
 
@@ -65,7 +66,8 @@ def capture(core: Supervisor) -> Handover:
     the last byte read and the state written). A session still in its exec call's yield window is
     backgrounded first: the call ends with its connection, and ``list``/``poll`` find the session after."""
     running = [s for s in core.registry if s.running and s.child is not None]
-    for session in running:
+    waiting = [s for s in core.registry if s.running and not s.exit.started]  # for the operator's approval
+    for session in running + waiting:
         if not session.backgrounded:
             core.background(session)
         assert session.child is not None
@@ -86,7 +88,7 @@ def capture(core: Supervisor) -> Handover:
     journaled = [s.id for s in core.registry if s.journal is not None] if core.journal.writing else []
     state = {"format": FORMAT, "settings": settings_to_json(core.settings), "issued": sorted(core.registry.issued),
              "sessions": entries, "notices": core.notices.to_json(), "containment": containment,
-             "journaled": journaled}
+             "journaled": journaled, "approvals": core.approvals.to_json()}
     return Handover(state, fds)
 
 
@@ -135,6 +137,7 @@ def restore(core: Supervisor, state: dict[str, Any]) -> list[Session]:
         else:
             _adopt(core, session, live)
         revived.append(session)
+    core.approvals.restore(state.get("approvals", {}))
     journaled = set(state.get("journaled", ()))
     for session in revived:  # recorded on from where the journal stands, once it is open (Supervisor.restore)
         if session.id in journaled:

@@ -10,6 +10,10 @@ A host that serves a socket keeps its sessions across its starts (:meth:`persist
 calls when it binds): it journals them under the state directory, and a new host on the same socket,
 even after a crash, brings back what the journal holds before it runs any call. The ticker also
 watches the journal: when it stops saving (a full disk), watchers hear of it once (``host-journal``).
+
+The operator answers exec approvals here (:meth:`pending_approvals`, :meth:`decide_approval`,
+:meth:`approval_history`): a frontend in this process directly, one in another through the socket,
+which offers them to the operator only, never to a process inside a session.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from ..calls import ToolResult, calltext, failure, toolcall
+from ..approvals import Refused
+from ..calls import ToolResult, calltext, failure, result, toolcall
 from ..config import Settings, load_settings
 from ..containment import Swept
 from ..journal import Restored, open_journal
@@ -242,6 +247,49 @@ class SessionHost:
         if session is None:
             raise InputRefused(f"cannot send input: no session {session_id}", "unknown-session")
         return session
+
+    # -- exec approvals (the operator's) -----------------------------------------------------------
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        """Every request waiting for the operator, oldest first (see ``ApprovalRequest.to_json``)."""
+        return [r.to_json() for r in self.supervisor.approvals.pending()]
+
+    def approval_history(self) -> list[dict[str, Any]]:
+        """Past requests with their decisions, newest last."""
+        return [r.to_json() for r in self.supervisor.approvals.history]
+
+    async def decide_approval(self, approval_id: str, decision: str, reason: str | None = None,
+                              patterns: list[dict[str, Any]] | None = None,
+                              where: dict[str, Any] | None = None) -> ToolResult:
+        """The operator's decision (``allow-once``, ``allow-always``, ``deny``) on a request named by its
+        ``approvalId`` or reserved ``sessionId``; ``where`` says where it was taken (``via``, ``client``,
+        ``tty``, ``pid``). A failed result says why it could not be taken; the request then waits on."""
+        if self.restored is not None and not self.restored.done():
+            await asyncio.wait([self.restored])
+        try:
+            request = await self.supervisor.approvals.decide(approval_id, decision, where or {"via": "api"},
+                                                             reason, patterns)
+        except Refused as exc:
+            return failure(str(exc), exc.kind)
+        d = request.decision
+        assert d is not None
+        started = "" if d.state != "approved" else (" It started." if d.ran else " It could not start: see its "
+                                                                                  "session.")
+        return result(f"{request.approval_id} (session {request.session_id}) {d.words()}.{started}", "completed",
+                      approval=request.to_json())
+
+    def attend(self) -> Callable[[], None]:
+        """An operator frontend watches for requests (``operatorAttached``) until the returned function is called."""
+        approvals = self.supervisor.approvals
+        approvals.approvers += 1
+        gone = False
+
+        def leave() -> None:
+            nonlocal gone
+            if not gone:
+                gone = True
+                approvals.approvers -= 1
+
+        return leave
 
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:

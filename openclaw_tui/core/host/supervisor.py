@@ -7,7 +7,9 @@ session, which waits for the run to end, makes sure nothing of it survives, queu
 tells watchers (every change goes out on ``bus``). The host around it adds the tool table, the
 waiting-for-input check and the lifecycle (see :mod:`.host`), as asyncio's ``Process`` wraps a protocol.
 It also keeps the journal (:mod:`.journal`, through :mod:`.persist`): every issued id, every backgrounded
-session from the moment it is listed, and what a new host restores from it.
+session from the moment it is listed, and what a new host restores from it. And the exec approvals: a
+run that waits for the operator is reserved here (``reserve``), and what a decision sets in motion is
+:mod:`.decisions`'.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..approvals import Approvals
 from ..config import ExecSettings, Settings
 from ..containment import Containment, Swept
 from ..journal import (
@@ -34,6 +37,7 @@ from ..journal import (
 from ..launch import end_session, start, supervise
 from ..session import Event, EventBus, Registry, Session, derive_name, events as ev, now_ms
 from ..tools import Notices, TerminalEngine
+from . import decisions
 
 if TYPE_CHECKING:
     from ..tools import Nodes
@@ -63,20 +67,41 @@ class Supervisor:
         """Where sessions are journaled: nowhere until :meth:`restore` hands over the host's journal."""
         self.registry.on_issued = lambda session_id: self.journal.issued(session_id)
         self.notices.on_told = self._told
+        self.approvals = Approvals(settings.approvals_file)
+        """The runs waiting for the operator's approval, and the allowlist they are judged with."""
+        self.approvals.on_settled = lambda pending: decisions.settled(self, pending)
+        self.approvals.on_change = lambda kind, request: decisions.changed(self, kind, request)
+        self.approvals.on_notice = lambda request: decisions.notice(self, request)
 
     # -- sessions -------------------------------------------------------------------------------
     def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
-              timeout_s: float, settings: ExecSettings) -> Session:
-        """Spawn and register a session and its supervisor; raises LaunchError (nothing registered)."""
-        session = Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
-                          self._on_session_change, self.terminal.replier if self.terminal is not None else None)
-        session.launched(start(session, env, os.environ, self.containment))
+              timeout_s: float, settings: ExecSettings, script: str | None = None) -> Session:
+        """Spawn and register a session and its supervisor; raises LaunchError (nothing registered).
+        ``script`` runs instead of ``command`` as written (the command line exec approvals judged)."""
+        session = self._new(command, agent, cwd, pty, settings)
+        session.launched(start(session, env, os.environ, self.containment, script))
         self.registry.add(session)
         self.publish(ev.ADDED, session)
+        self.supervise(session, timeout_s)
+        return session
+
+    def reserve(self, command: str, agent: str | None, cwd: str, pty: bool, settings: ExecSettings) -> Session:
+        """Register a session that has not started: it waits for the operator's approval (see :mod:`.decisions`)."""
+        session = self._new(command, agent, cwd, pty, settings)
+        session.exit.started = False
+        self.registry.add(session)
+        self.publish(ev.ADDED, session)
+        return session
+
+    def _new(self, command: str, agent: str | None, cwd: str, pty: bool, settings: ExecSettings) -> Session:
+        return Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
+                       self._on_session_change, self.terminal.replier if self.terminal is not None else None)
+
+    def supervise(self, session: Session, timeout_s: float) -> None:
+        """Watch a launched session until it ends (:meth:`finish`)."""
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        return session
 
     def background(self, session: Session) -> None:
         """The run leaves its exec call's yield window: listed, kept after it ends, notified on exit."""
@@ -97,15 +122,21 @@ class Supervisor:
                 session.mark_exited(255 << 8)
             self.containment.ended(session.id)
             session.done.set()
-            notice = self.notices.on_exit(session)
-            session.record_exit(notice)
-            self.publish(ev.EXITED, session)
-            if notice is not None:
-                self.bus.publish(Event(ev.NOTIFICATION, session.id, notice))
-            self.registry.finished(session)
+            self.finish(session)
+
+    def finish(self, session: Session) -> None:
+        """A session ended: its exit notice, its record's end, the watchers, and its place in the registry."""
+        notice = self.notices.on_exit(session)
+        session.record_exit(notice)
+        self.publish(ev.EXITED, session)
+        if notice is not None:
+            self.bus.publish(Event(ev.NOTIFICATION, session.id, notice))
+        self.registry.finished(session)
 
     async def end_all(self) -> None:
-        """End every running session (SIGTERM, grace, SIGKILL) and wait until each is marked ended."""
+        """End every running session (SIGTERM, grace, SIGKILL) and wait until each is marked ended; a run
+        still waiting for the operator ends never run."""
+        self.approvals.void_all("the host shut down before anyone decided")
         running = [s for s in self.registry if s.running and s.child is not None]
         await asyncio.gather(*(end_session(s, "shutdown") for s in running), return_exceptions=True)
         await asyncio.gather(*(s.done.wait() for s in running), return_exceptions=True)
@@ -117,6 +148,7 @@ class Supervisor:
         for task in list(self._tasks):
             if not task.done():
                 await asyncio.wait([task], timeout=5)
+        await self.approvals.close()
         await self.containment.close()
         self.registry.close()
 
@@ -132,9 +164,7 @@ class Supervisor:
         """Supervise a running session whose child was adopted: ``timeout_s`` is what its timeout had left
         (0: none), and a termination that was under way resumes with the grace it had left."""
         self.publish(ev.ADDED, session)
-        task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.supervise(session, timeout_s)
         if grace_left is not None:
             ending = asyncio.ensure_future(end_session(session, None, grace_left))
             self._tasks.add(ending)
@@ -167,6 +197,7 @@ class Supervisor:
         self.journal = journal
         for session_id in found.issued:
             self.registry.issued.add(session_id)
+        decisions.recovered(self, found.approvals)
         done = Restored()
         now = now_ms()
         for old in sorted(found.sessions.values(), key=lambda r: r.meta.get("order", 0)):
@@ -233,7 +264,8 @@ class Supervisor:
 
     def _snapshot(self) -> Event:
         return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()],
-                                         "journal": self.journal_status()})
+                                         "journal": self.journal_status(),
+                                         "approvals": [r.to_json() for r in self.approvals.pending()]})
 
     def _on_session_change(self, kind: str, session: Session) -> None:
         self.publish(ev.OUTPUT if kind == "output" else ev.INPUT, session)

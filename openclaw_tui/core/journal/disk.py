@@ -1,13 +1,14 @@
 """The journal's files: one per session, one of issued ids, and a lock, under the state directory.
 
 Layout: ``<state>/journal/lock`` (held with ``flock`` while a host uses the directory, so a second host
-cannot read live files as if their host had died), ``<state>/journal/issued.jnl`` and
-``<state>/journal/sessions/<id>.jnl``; a named journal (a host's, named after its socket) has the same
+cannot read live files as if their host had died), ``<state>/journal/issued.jnl``,
+``<state>/journal/approvals.jnl`` (every approval request and decision: the operator's audit trail, bounded
+to its newest records) and ``<state>/journal/sessions/<id>.jnl``; a named journal (a host's, named after its socket) has the same
 under ``<state>/journal/<name>/``. Directories are private (0700) and files 0600: the records hold
 what commands printed. Everything here runs on the journal's writer thread, or on the caller's thread at
 load time with the writer held off, and raises ``OSError`` for the caller to turn into a degraded journal
 (reading the directory back at start is ``recover.py``'s). Durability: appends reach the kernel when
-written, so a crash of the host loses nothing written; exit records and ids are fsynced, and a compaction
+written, so a crash of the host loses nothing written; exit records, ids and approvals are fsynced, and a compaction
 fsyncs its new file before the rename and the directory after it.
 """
 
@@ -27,6 +28,8 @@ from .replay import header, replay, snapshot
 
 SUFFIX = ".jnl"
 MAX_OPEN = 32  # session files kept open between writes
+APPROVALS_BYTES = 1 << 20  # the approvals file is cut back to its newest records beyond this
+APPROVALS_KEPT = 1000
 _PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")
 
 
@@ -65,9 +68,11 @@ class Disk:
         self.root = os.path.join(state_dir, "journal", *([name] if name else []))
         self.dir = os.path.join(self.root, "sessions")
         self.ids_path = os.path.join(self.root, "issued.jnl")
+        self.approvals_path = os.path.join(self.root, "approvals.jnl")
         self.limits = limits
         self.files: dict[str, SessionFile] = {}
         self.ids_size = 0
+        self.approvals_size = 0
         self.stats = Stats()
         self.gone: set[str] = set()  # forgotten or evicted: never written again
         self._fds: OrderedDict[str, int] = OrderedDict()
@@ -107,9 +112,10 @@ class Disk:
             raise FileNotFoundError(errno.ENOENT, "the state directory disappeared", self.dir)
 
     # -- writing ---------------------------------------------------------------------------------
-    def write_round(self, batches: list[tuple[str, Caps, Batch]], ids: list[str], forgets: list[str]) -> list[str]:
-        """Append each batch, compact what outgrew its bound, record ids, delete forgotten sessions, evict
-        over the total bound; returns the evicted ids. Raises ``OSError``."""
+    def write_round(self, batches: list[tuple[str, Caps, Batch]], ids: list[str], forgets: list[str],
+                    approvals: list[bytes] | None = None) -> list[str]:
+        """Append each batch, compact what outgrew its bound, record ids and approvals, delete forgotten
+        sessions, evict over the total bound; returns the evicted ids. Raises ``OSError``."""
         self.check()
         for sid, caps, batch in batches:
             if sid in self.gone:
@@ -124,6 +130,8 @@ class Disk:
                 self.files[sid].finished_at = batch.exit[0]
         if ids:
             self.add_ids(ids)
+        if approvals:
+            self.add_approvals(approvals)
         for sid in forgets:
             self.forget(sid)
         evicted = self.evict()
@@ -150,6 +158,34 @@ class Disk:
             self._write(fd, data)
             self._fsync(fd)  # ids are few and must outlive a power cut: a reissued id names two jobs
             self.ids_size += len(data)
+        finally:
+            os.close(fd)
+
+    def add_approvals(self, records: list[bytes]) -> None:
+        """Append approval records (JSON payloads), fsynced: who decided what must outlive a power cut. The
+        file keeps its newest ``APPROVALS_KEPT`` records once it outgrows ``APPROVALS_BYTES``."""
+        data = b"".join(rec.frame(rec.APPROVAL, r) for r in records)
+        if self.approvals_size + len(data) > APPROVALS_BYTES:
+            kept = [p for kind, p, _ in rec.scan(_read(self.approvals_path)).records if kind == rec.APPROVAL]
+            data = rec.MAGIC + b"".join(rec.frame(rec.APPROVAL, r) for r in (kept + records)[-APPROVALS_KEPT:])
+            tmp = self.approvals_path + ".tmp"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                self._write(fd, data)
+                self._fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, self.approvals_path)
+            self.approvals_size, self._dir_changed = len(data), True
+            return
+        fd = os.open(self.approvals_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if os.fstat(fd).st_size == 0:
+                data = rec.MAGIC + data
+                self._dir_changed = True
+            self._write(fd, data)
+            self._fsync(fd)
+            self.approvals_size += len(data)
         finally:
             os.close(fd)
 
@@ -285,6 +321,14 @@ class Disk:
         finally:
             os.close(fd)
         self._dir_changed = False
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return b""
 
 
 def unlink(path: str) -> None:

@@ -33,6 +33,7 @@ INPUT = b"I"  # an input record
 INPUT_REPLACE = b"J"  # an input record that replaces the previous one (keystrokes joining their line)
 EXIT = b"X"  # how the session ended
 IDS = b"N"  # issued ids, newline-separated (the ids file)
+APPROVAL = b"A"  # an approval request or its decision, as JSON (the approvals file)
 
 _OFFSET = struct.Struct("<Q")
 _SIZE = struct.Struct("<QHH")

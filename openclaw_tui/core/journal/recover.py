@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import records as rec
 from .disk import SUFFIX, Disk, SessionFile, file_name, unlink
@@ -20,13 +21,14 @@ from .replay import RecoveredSession, replay
 
 @dataclass
 class Recovered:
-    """What a journal directory holds: ``sessions`` by id, every ``issued`` id, and a line for each file
-    that could not be fully read (``problems``)."""
+    """What a journal directory holds: ``sessions`` by id, every ``issued`` id, the ``approvals`` records
+    (requests and decisions, oldest first), and a line for each file that could not be fully read
+    (``problems``)."""
 
     sessions: dict[str, RecoveredSession] = field(default_factory=dict)
     issued: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-
+    approvals: list[dict[str, Any]] = field(default_factory=list)
 
 
 def load(disk: Disk, skip: set[str]) -> Recovered:
@@ -42,6 +44,7 @@ def load(disk: Disk, skip: set[str]) -> Recovered:
         elif name.endswith(SUFFIX) and name not in skip_names:
             _load_session(disk, path, name, out)
     out.issued = _load_ids(disk, out)
+    out.approvals = _load_approvals(disk, out)
     for sid in disk.evict():
         out.sessions.pop(sid, None)
     return out
@@ -88,3 +91,25 @@ def _load_ids(disk: Disk, out: Recovered) -> list[str]:
             out.problems.append(f"journal file issued.jnl: {found.damage}; the ids before it are kept")
     disk.ids_size = found.good
     return list(dict.fromkeys(ids + list(out.sessions)))
+
+
+def _load_approvals(disk: Disk, out: Recovered) -> list[dict[str, Any]]:
+    try:
+        with open(disk.approvals_path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        return []
+    found = rec.scan(data)
+    records = []
+    for kind, payload, _ in found.records:
+        if kind == rec.APPROVAL:
+            try:
+                records.append(rec.read_json(payload))
+            except ValueError:
+                continue
+    if found.good < len(data):
+        os.truncate(disk.approvals_path, found.good)
+        if found.damage:
+            out.problems.append(f"journal file approvals.jnl: {found.damage}; the records before it are kept")
+    disk.approvals_size = found.good
+    return [r for r in records if isinstance(r, dict)]

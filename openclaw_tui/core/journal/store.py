@@ -13,9 +13,11 @@ is ever raised to the caller.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
+from typing import Any
 
 from .batch import Batch
 from .disk import Busy, Disk
@@ -40,6 +42,7 @@ class Journal:
         self._dirty: dict[str, SessionJournal] = {}
         self._recovered: dict[str, tuple[Caps, int]] = {}
         self._ids: list[str] = []
+        self._approvals: list[bytes] = []
         self._forgets: list[str] = []
         self._urgent = self._closing = False
         self._held = 0
@@ -85,6 +88,14 @@ class Journal:
         if self.writing:
             with self.lock:
                 self._ids.append(session_id)
+                self._notify(urgent=True)
+
+    def approval(self, record: dict[str, Any]) -> None:
+        """Keep an approval request or decision for good (written and fsynced at once)."""
+        if self.writing:
+            payload = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+            with self.lock:
+                self._approvals.append(payload)
                 self._notify(urgent=True)
 
     def forget(self, session_id: str) -> None:
@@ -196,20 +207,21 @@ class Journal:
         next_at = 0.0
         while True:
             with self.lock:
-                while not (self._closing or self._urgent or (self._dirty or self._ids or self._forgets)
-                           and time.monotonic() >= next_at):
-                    pending = self._dirty or self._ids or self._forgets
+                while not (self._closing or self._urgent or (self._dirty or self._ids or self._forgets or
+                                                              self._approvals) and time.monotonic() >= next_at):
+                    pending = self._dirty or self._ids or self._forgets or self._approvals
                     self._wake.wait(max(0.0, next_at - time.monotonic()) if pending else None)
                 batches = [(sj.id, sj.caps, sj.take()) for sj in self._dirty.values()]
                 self._dirty.clear()
                 self._held = 0
                 ids, self._ids = self._ids, []
+                approvals, self._approvals = self._approvals, []
                 forgets, self._forgets = self._forgets, []
                 asked, closing, self._urgent = self._asked, self._closing, False
             started = time.monotonic()
             before = self._disk.stats.bytes_written
             if self.writing:
-                self._write_round(self._disk, batches, ids, forgets)
+                self._write_round(self._disk, batches, ids, forgets, approvals)
             with self.lock:
                 self._done = asked
                 self._wake.notify_all()
@@ -219,10 +231,10 @@ class Journal:
             next_at = started + max(self.limits.flush_interval, written / rate if rate > 0 else 0.0)
 
     def _write_round(self, disk: Disk, batches: list[tuple[str, Caps, Batch]], ids: list[str],
-                     forgets: list[str]) -> None:
+                     forgets: list[str], approvals: list[bytes]) -> None:
         try:
             with self._disk_lock:
-                evicted = disk.write_round(batches, ids, forgets)
+                evicted = disk.write_round(batches, ids, forgets, approvals)
         except OSError as e:
             where = e.filename or disk.root
             self.degrade(f"journal stopped: {e.strerror or e} ({where}); sessions are kept in memory only")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         end_session as end_session,
         known_started as known_started,
         resolve_workdir as resolve_workdir,
+        run_path as run_path,
         start as start,
         supervise as supervise,
         until_program_started as until_program_started,

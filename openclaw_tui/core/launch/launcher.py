@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Mapping
 
-from ..config import PTY_SIZE
+from ..config import PTY_SIZE, ExecSettings
 from ..containment import (
     GATEWAY,
     SANDBOX,
@@ -167,13 +167,20 @@ def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], str]:
     return wrapped, SANDBOX
 
 
+def run_path(env_overrides: Mapping[str, str], settings: ExecSettings, base_env: Mapping[str, str]) -> str:
+    """The PATH a run with these overrides and settings gets (what its programs are looked up on)."""
+    return child_env(base_env, env_overrides, False, settings.path_prepend, settings.path_login).get("PATH") or os.defpath
+
+
 def start(
-    session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str], containment: Containment
+    session: Session, env_overrides: Mapping[str, str], base_env: Mapping[str, str], containment: Containment,
+    script: str | None = None,
 ) -> SessionRun:
     """Spawn the session's command (sandboxed or not) in its container and say what was launched; raises
-    LaunchError when refused or the OS refuses."""
+    LaunchError when refused or the OS refuses. ``script`` is what the shell runs instead of the command as
+    written: the command line exec approvals judged, rebuilt word by word."""
     env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
-    argv, placement = _placed_argv(session, shell_argv(session.command, base_env))
+    argv, placement = _placed_argv(session, shell_argv(script or session.command, base_env))
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")

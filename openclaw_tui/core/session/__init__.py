@@ -22,8 +22,13 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         OutputCoalescer as OutputCoalescer,
     )
     from .exitrecord import (
+        APPROVAL_DENIED as APPROVAL_DENIED,
+        APPROVAL_PENDING as APPROVAL_PENDING,
+        APPROVAL_TIMEOUT as APPROVAL_TIMEOUT,
+        APPROVAL_WITHDRAWN as APPROVAL_WITHDRAWN,
         COMPLETED as COMPLETED,
         FAILED as FAILED,
+        HOST_CLOSED as HOST_CLOSED,
         HOST_DIED as HOST_DIED,
         RUNNING as RUNNING,
         ExitRecord as ExitRecord,
@@ -32,6 +37,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
     from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
+    from .redact import masked as masked
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
 

@@ -18,6 +18,7 @@ from typing import Any
 
 SNAPSHOT = "snapshot"
 ADDED = "session-added"
+STARTED = "session-started"  # a run that waited for the operator's approval was approved and started
 BACKGROUNDED = "session-backgrounded"
 OUTPUT = "session-output"
 WAITING = "session-waiting"
@@ -25,6 +26,9 @@ INPUT = "session-input"
 EXITED = "session-exited"
 REMOVED = "session-removed"
 NOTIFICATION = "exit-notification"
+APPROVAL_REQUESTED = "approval-requested"  # data: the request (operator frontends only, never a confined caller)
+APPROVAL_DECIDED = "approval-decided"  # data: the request with its decision (or its expiry)
+APPROVAL_KINDS = frozenset({APPROVAL_REQUESTED, APPROVAL_DECIDED})
 JOURNAL = "host-journal"  # whether sessions are saved to disk changed: data {"saving", "problem"}
 HOST_GONE = "host-gone"  # from a mirror of a host in another process (attach) whose connection was lost
 HOST_LINK = "host-link"  # from such a mirror: its link changed, data {"link": connecting|live|reconnecting|gone, "why"}

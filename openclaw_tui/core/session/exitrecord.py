@@ -3,7 +3,8 @@
 Ending a run is spread over time and over several actors: an agent's kill, the timeout, the host's
 shutdown, the leader's exit, the check that nothing of it survived. Each records what it learned here,
 through one method per fact, and the record alone says what status a session has (``running``,
-``completed``, ``failed``) and how to word its end. It is plain data, so a session's end survives a
+``completed``, ``failed``, and ``approval-pending`` for a run that waits for the operator's approval and has
+not started) and how to word its end, a run that never started included (denied, not answered in time). It is plain data, so a session's end survives a
 restart of the host (see ``Session.to_json``) and a mirror can rebuild it from a session's details.
 """
 
@@ -18,18 +19,34 @@ from typing import Any
 RUNNING = "running"
 COMPLETED = "completed"
 FAILED = "failed"
+APPROVAL_PENDING = "approval-pending"  # not started: the operator has not decided yet
 HOST_DIED = "host-died"  # ``failure``: the host that ran it died, and the next host found it ended
+APPROVAL_DENIED = "approval-denied"  # ``failure``: the operator denied it; it never ran
+APPROVAL_TIMEOUT = "approval-timeout"  # ``failure``: nobody decided in time and askFallback denied it
+APPROVAL_WITHDRAWN = "approval-withdrawn"  # ``failure``: killed or cancelled before anyone decided
+HOST_CLOSED = "host-closed"  # ``failure``: the host shut down before anyone decided
+
+FAILURE_WORDS = {
+    APPROVAL_DENIED: "denied by the operator; it never ran",
+    APPROVAL_TIMEOUT: "not approved in time; it never ran",
+    APPROVAL_WITHDRAWN: "withdrawn before the operator decided; it never ran",
+    HOST_CLOSED: "the host shut down before the operator decided; it never ran",
+}
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None, failure: str | None = None) -> str:
-    """``timed out``, ``killed by SIGTERM``, ``exit code 0`` or ``the host that ran it died``: also for a
-    session known only by its details."""
+def end_words(timed_out: bool, exit_signal: str | None, exit_code: int | None, failure: str | None = None,
+              started: bool = True, reason: str | None = None) -> str:
+    """``timed out``, ``killed by SIGTERM``, ``exit code 0``, ``the host that ran it died`` or ``denied by the
+    operator; it never ran`` (with the operator's ``reason``): also for a session known only by its details."""
     if failure == HOST_DIED:
-        return "the host that ran it died"
+        return "the host that ran it died" + ("" if started else " before the operator decided; it never ran")
+    if failure is not None and not started:
+        words = FAILURE_WORDS.get(failure) or f"{failure}; it never ran"
+        return words + (f" (reason: {reason})" if reason else "")
     if timed_out:
         return "timed out"
     if exit_signal:
@@ -49,18 +66,20 @@ class ExitRecord:
     cleanup: str = "pending"  # confirmed once the OS shows none of its processes left, else uncertain
     leftover: list[int] = field(default_factory=list)  # pids still there when cleanup is uncertain
     failure: str | None = None  # why it ended when no exit status could be had (``host-died``)
+    started: bool = True  # False while it waits for the operator's approval, and for good if it never ran
+    reason: str | None = None  # the operator's words, when it was denied
 
     @property
     def status(self) -> str:
         if self.ended_ms is None:
-            return RUNNING
+            return RUNNING if self.started else APPROVAL_PENDING
         if self.failure is not None or self.timed_out or self.signal is not None or self.code in (126, 127):
             return FAILED
         return COMPLETED
 
     def words(self) -> str:
         """How it ended, for a sentence: ``exit code 2``, ``killed by SIGINT``, ``timed out``."""
-        return end_words(self.timed_out, self.signal, self.code, self.failure)
+        return end_words(self.timed_out, self.signal, self.code, self.failure, self.started, self.reason)
 
     # -- what the enders learn ------------------------------------------------------------------
     def asked(self, reason: str | None) -> None:
@@ -103,6 +122,15 @@ class ExitRecord:
         self.ended_ms = found_ms
         self.cleaned(leftover)
 
+    def never_ran(self, failure: str, reason: str | None = None) -> None:
+        """It ended before it started (denied, not answered in time, withdrawn, refused at launch): nothing
+        of it ever ran, so nothing is left of it either."""
+        self.started = False
+        self.failure = failure
+        self.reason = reason
+        self.ended_ms = now_ms()
+        self.cleanup = "confirmed"
+
     # -- as data --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -114,5 +142,7 @@ class ExitRecord:
     @classmethod
     def from_details(cls, d: dict[str, Any], ended_ms: int | None) -> ExitRecord:
         """The record as a session's details tell it (a mirror of a host elsewhere)."""
+        started = d.get("status") != APPROVAL_PENDING and not d.get("neverRan")
         return cls(ended_ms, d.get("exitCode"), d.get("exitSignal"), d.get("timedOut", False), d.get("killedBy"),
-                   d.get("cleanup") or "pending", list(d.get("leftoverPids") or []), d.get("failureKind"))
+                   d.get("cleanup") or "pending", list(d.get("leftoverPids") or []), d.get("failureKind"), started,
+                   ((d.get("approval") or {}).get("decision") or {}).get("reason"))

@@ -7,7 +7,8 @@ twice, and input typed at a password prompt (the terminal's echo off) is recorde
 transcript says who answered but never the secret, which agents and dashboards could read back.
 Keystrokes typed through (action ``type``) join the record of the line they belong to, so a typed answer
 is one record, as a written one is, and a hidden one does not show its length keystroke by keystroke.
-A journaled session's log hands each record to its journal record (``journal``) as it is made.
+A journaled session's log hands each record to its journal record (``journal``) as it is made. The
+operator's decision on a run that waited for approval is recorded here too, as a note sending no bytes.
 """
 
 from __future__ import annotations
@@ -87,6 +88,13 @@ class InputLog:
         if self.journal is not None:
             self.journal.input(self._records[-1].to_json(), replace_last=joined)
         self._typed_line_open = action == "type" and not data.endswith((b"\r", b"\n"))
+
+    def note(self, source: str, action: str, text: str) -> None:
+        """Record an act that sent no bytes but belongs with the inputs: ``approved by operator at …``."""
+        self._records.append(InputRecord(time.time(), source, action, text[:PREVIEW_CHARS * 2], 0))
+        self._typed_line_open = False
+        if self.journal is not None:
+            self.journal.input(self._records[-1].to_json())
 
     def keep_record(self, journal: SessionRecord) -> None:
         """From now on hand every record to ``journal``, after those held now."""

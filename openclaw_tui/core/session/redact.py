@@ -96,3 +96,8 @@ def _url(m: re.Match[str]) -> str:
     if scheme.lower() in ("http://", "https://") and user:  # a token passed as the user name
         return f"{scheme}{MASK}@"
     return m.group(0)
+
+
+def masked(command: str) -> str:
+    """A whole command as everyone may see it (an approval request's, in the dashboard's queue)."""
+    return redact(command)

@@ -8,7 +8,9 @@ Launching hands it what the launcher learned (:class:`~.launched.SessionRun`). I
 both sides ask: is it still running, how did it end, is it waiting for input. ``to_json`` writes all of
 it in one shape and ``from_json`` rebuilds the record (without the live child), for a host that must
 keep its sessions across a restart. A journaled session (``keep_record``) hands its record to the
-journal piece by piece as it changes: its metadata here, its output and inputs through its parts.
+journal piece by piece as it changes: its metadata here, its output and inputs through its parts. A run
+that needs the operator's approval is a session from the moment it asks (its id reserved, ``approval``
+saying where the request stands), which starts only once approved (:meth:`begin`) or ends never having run.
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ from ..procs import echo_hidden
 from ..vt import ModeTracker, QueryScanner
 from .buffers import Output
 from .capture import OutputCapture, now_ms
-from .exitrecord import COMPLETED, FAILED, RUNNING, ExitRecord
+from .exitrecord import APPROVAL_PENDING, COMPLETED, FAILED, RUNNING, ExitRecord
 from .inputlog import InputLog
 from .rawring import RawRing
 
 if TYPE_CHECKING:
     from .record import SessionRecord
 
-__all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
+__all__ = ["APPROVAL_PENDING", "COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 
 FORMAT = 1  # of Session.to_json
 
@@ -99,6 +101,8 @@ class Session:
         # its journal record (None: kept in memory only), and whether its agent was told how it ended
         self.journal: SessionRecord | None = None
         self.told = False
+        # a run reserved for the operator's approval: where its request stands (see ``core/approvals``)
+        self.approval: dict[str, Any] | None = None
 
     def launched(self, run: SessionRun) -> None:
         """What the launcher learned: the child, where and in what it runs, the PTY's first size."""
@@ -108,6 +112,23 @@ class Session:
         self.containment = run.enclosure.kind
         if run.pty_size is not None:
             self.capture.resize(*run.pty_size)
+
+    def reserve(self, approval: dict[str, Any]) -> None:
+        """It waits for the operator's approval: not started, listed as ``approval-pending``."""
+        self.approval = approval
+        self.exit.started = False
+
+    def begin(self) -> None:
+        """Approved: it starts now (its run is launched next), and its runtime counts from now."""
+        self.exit.started = True
+        self.started_ms = now_ms()
+        self._started_mono = time.monotonic()
+
+    def mark_never_ran(self, failure: str, reason: str | None = None) -> None:
+        """It ended before it started (denied, not answered in time, withdrawn, refused at launch)."""
+        self.exit.never_ran(failure, reason)
+        self._ended_mono = self._started_mono
+        self.done.set()
 
     @property
     def child(self) -> Child | None:
@@ -196,6 +217,8 @@ class Session:
         return self.exit.status
 
     def runtime_ms(self) -> int:
+        if not self.exit.started:
+            return 0  # it has not run (waiting for the operator), or never did
         end = self._ended_mono if self._ended_mono is not None else time.monotonic()
         return round((end - self._started_mono) * 1000)  # round: a rebuilt session gives back its own count
 
@@ -233,9 +256,14 @@ class Session:
 
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session (``failureKind`` only for
-        one that ended without an exit status: ``host-died``)."""
+        one that ended without an exit status: ``host-died``, or that never ran; ``approvalId`` and
+        ``approval`` only for a run that asked for the operator's approval)."""
         out = self.output
-        failure = {"failureKind": self.exit.failure} if self.exit.failure else {}
+        extra: dict[str, Any] = {"failureKind": self.exit.failure} if self.exit.failure else {}
+        if self.approval is not None:
+            extra.update(approvalId=self.approval.get("approvalId"), approval=dict(self.approval))
+            if not self.exit.started and not self.running:
+                extra["neverRan"] = True
         return {
             "sessionId": self.id,
             "status": self.status,
@@ -266,7 +294,7 @@ class Session:
             "idleMs": self.idle_ms(),
             "lastOutputAt": iso(self.capture.last_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,
-            **failure,
+            **extra,
         }
 
     # -- the journal ----------------------------------------------------------------------------
@@ -310,6 +338,7 @@ class Session:
             "agent": self.agent, "cwd": self.cwd, "pty": self.pty, "settings": asdict(self.settings),
             "order": self.order, "startedMs": self.started_ms, "backgrounded": self.backgrounded,
             "placement": self.placement, "pid": self.pid, "containment": self.containment,
+            "approval": self.approval, "started": self.exit.started,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -337,6 +366,9 @@ class Session:
         session.capture = OutputCapture.from_json(d["output"], lambda: on_change("output", session))
         session.inputs = InputLog.from_json(d["inputs"])
         session.exit = ExitRecord.from_json(d["exit"])
+        session.approval = d.get("approval")
+        if session.exit.ended_ms is None and "started" in d:  # waiting for approval when its host died
+            session.exit.started = bool(d["started"])
         session.tracked_modes = ModeTracker.from_json(d["modes"])
         now = time.monotonic()  # monotonic times do not survive a restart: rebuilt from the wall clock
         if session.exit.ended_ms is None:

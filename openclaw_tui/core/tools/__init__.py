@@ -3,8 +3,8 @@
 ``table`` checks a call once, in one order, whatever surface it came from, then runs the tool: a
 function over ``ToolCore`` (``toolcore``), the narrow side of the host the tools see. ``models`` holds
 the parameters agents send, ``keys`` and ``keynames`` turn key names into PTY bytes, ``exitnotices``
-queues the notice a background run's end owes its agent, and ``nodecalls`` sends a call that belongs to
-a node there.
+queues the notice a background run's end owes its agent, ``nodecalls`` sends a call that belongs to
+a node there, and ``gate`` puts every ``exec`` through the exec approvals' policy before it starts.
 """
 
 from ..exports import lazy_exports
@@ -12,6 +12,7 @@ from ..exports import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .exitnotices import Notices as Notices
+    from .gate import waiting_notice as waiting_notice
     from .keys import (
         KeyEncodingError as KeyEncodingError,
         encode_keys as encode_keys,

@@ -6,6 +6,8 @@ output or a session id with a short tail. A cancelled call takes its foreground 
 backgrounded run lives on under the registry. Where the run executes (its placement: the sandbox, the
 host itself, or a node; the config's ``tools.exec.host``, or the call's own ``host``) is decided here,
 before the environment check that depends on it, and travels to the launcher in the run's settings.
+Then the exec approvals' gate (:mod:`.gate`): the run starts, is refused, or waits for the operator's
+decision, inline for its yield window and then as an ``approval-pending`` session the agent polls.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import os
 from dataclasses import replace
 from typing import Any
 
+from ..approvals import Pending
 from ..calls import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, result
-from ..config import TAIL_CHARS, YIELD_RANGE, clamp
+from ..config import TAIL_CHARS, YIELD_RANGE, ExecSettings, clamp
 from ..containment import GATEWAY, SANDBOX, sandbox
 from ..launch import (
     LaunchError,
@@ -28,18 +31,22 @@ from ..launch import (
     too_long,
 )
 from ..session import FAILED, Session
+from . import gate
 from .models import ExecParams
 from .nodecalls import exec_on_node, runs_on_node
 from .toolcore import ToolCore
 
 
 async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> ToolResult:
-    if runs_on_node(params):
+    if runs_on_node(params):  # the node judges the run with its own policy and allowlist
         return await exec_on_node(core.nodes, params, agent)
     over = too_long(params.command, params.env, os.environ)
     if over is not None:
         return refused(over[1], over[0])
     settings = core.settings.for_agent(agent)
+    policy = await core.approvals.policy(settings, params.ask, agent)
+    if isinstance(policy, str):
+        return refused(policy, "invalid-params")
     if params.elevated and not core.settings.elevated_allowed:
         return refused(
             "elevated runs (outside the sandbox) are not enabled on this host (set tools.elevated.enabled = "
@@ -57,10 +64,25 @@ async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> Too
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         login = await login_path_async() if settings.login_path else ()
         run = replace(settings, placement=where, elevated=params.elevated, path_login=login)
-        session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run)
+        checked = await gate.admit(core, policy, params, agent, cwd, where, env, run)
+        if gate.denied(checked):
+            return refused(f"{checked.verdict.why}; nothing was run", "exec-denied")
+        if gate.asks(checked):
+            session, pending = gate.ask(core, checked, policy, params, agent, where, env, timeout_s, run)
+            return await _awaiting(core, params, settings, session, pending)
+        moved = checked.moved()  # looked up again just before the spawn
+        if moved is not None:
+            return refused(f"{moved}; nothing was run", "exec-denied")
+        session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run, script=checked.script)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
+    if checked.script is not None and checked.analysis is not None:
+        core.approvals.used(checked.analysis)
+    return await _follow(core, params, settings, session)
 
+
+async def _follow(core: ToolCore, params: ExecParams, settings: ExecSettings, session: Session) -> ToolResult:
+    """The run has started: answer with its whole output if it ends in its yield window, else background it."""
     if not core.settings.process_allowed:
         await _wait_foreground(session, None)
         note = "Note: the process tool is not allowed here, so this ran synchronously (yieldMs/background ignored).\n"
@@ -72,6 +94,31 @@ async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> Too
     res = foreground_result(session) if ended else background_result(core, session)
     res["details"]["yieldMs"] = yield_ms
     return res
+
+
+async def _awaiting(core: ToolCore, params: ExecParams, settings: ExecSettings, session: Session,
+                    pending: Pending) -> ToolResult:
+    """A run that waits for the operator: inline for its yield window (none with ``background``; until the
+    decision when there is no process tool to poll with), then ``approval-pending``. Approved in time, it
+    runs as usual, its yield window counted from the spawn; a cancelled call withdraws the request."""
+    wait_s: float | None = 0.0 if params.background else (
+        (settings.yield_ms if params.yieldMs is None else clamp(params.yieldMs, YIELD_RANGE)) / 1000)
+    if not core.settings.process_allowed:
+        wait_s = None
+    try:
+        await asyncio.wait_for(asyncio.shield(pending.settled.wait()), wait_s)
+    except TimeoutError:
+        pass
+    except asyncio.CancelledError:
+        core.approvals.withdraw(session.id, session.agent or "operator")
+        raise
+    if not pending.settled.is_set():
+        core.background(session)
+        core.approvals.told(pending)
+        return gate.pending_result(core, session, pending)
+    if not session.exit.started:  # denied, not answered in time, or it could not start
+        return foreground_result(session)
+    return await _follow(core, params, settings, session)
 
 
 async def _placement_problem(core: ToolCore, params: ExecParams, configured: str) -> ToolResult | None:
@@ -117,7 +164,9 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
     footer = ""
     kind = None
     end = session.exit
-    if end.timed_out:
+    if not end.started:  # it waited for the operator and never ran
+        kind, text = end.failure, f"Command NOT run: {end.words()}."
+    elif end.timed_out:
         kind = "timeout"
         footer = (
             f"\n[timed out after {session.runtime_ms() / 1000:.1f}s and was killed; "

@@ -10,7 +10,8 @@ only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot
 What the rules need to know (which ends a result already told, which sessions a timed poll is waiting
 on) is kept here, by session id, and forgotten with the session. ``on_told`` hears when an agent learns
 how a session ended (a result said so, or it took the notice), so the journal can record it: a notice
-still owed when the host dies is queued again by the next host, one already told is not.
+still owed when the host dies is queued again by the next host, one already told is not. A run waiting
+for the operator's approval gets one notice of another ``kind`` through the same queue: still waiting.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ class Notices:
     def take(self, agent: str | None) -> list[dict[str, Any]]:
         taken = self._queues.pop(agent, [])
         for notice in taken:
-            self.on_told(notice["sessionId"])
+            if notice.get("kind") is None:  # an exit notice (the "still waiting for approval" one tells no end)
+                self.on_told(notice["sessionId"])
         return taken
 
     def to_json(self) -> dict[str, Any]:

@@ -73,6 +73,13 @@ class ExecParams(BaseModel):
         description="With host: \"node\": the configured node to run on. Its sessions' ids name it "
         "(node/id), and every process action on them goes there.",
     )
+    ask: Literal["off", "on-miss", "always"] | None = Field(
+        None,
+        description="Ask the operator before this run: on-miss (unless every command is on the allowlist) or "
+        "always. It can only tighten the host's configured policy (tools.exec.ask), never loosen it. A run "
+        "that needs approval returns status approval-pending: it has NOT started, only the operator decides; "
+        "do not re-run it, poll its sessionId or wait for the notice.",
+    )
 
     @field_validator("command", mode="before")
     @classmethod

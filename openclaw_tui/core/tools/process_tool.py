@@ -3,7 +3,10 @@
 Each action is a small function; the table at the bottom maps action names to them (the four that send
 input live in :mod:`.process_input`). Problems an agent
 can fix (no such session, stdin closed, nothing to send) come back as ``failed`` results that say what
-to do instead, and a session outside the caller's scope is reported exactly like a missing one.
+to do instead, and a session outside the caller's scope is reported exactly like a missing one. A
+session that waits for the operator's approval has not started: poll waits for the decision as a timed
+poll waits for output, log and list show it waiting, kill and remove withdraw its request, and the
+actions that need a running program say it has not started.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ..config import POLL_WAIT_MAX_MS
 from ..journal import status
 from ..launch import end_session
 from ..procs import kernel_evidence_available
-from ..session import HOST_DIED, RUNNING, Session, end_words, iso
+from ..session import APPROVAL_PENDING, HOST_DIED, RUNNING, ExitRecord, Session, iso
 from .models import ACTIONS, ProcessParams, misplaced
 from .nodecalls import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
@@ -54,7 +57,14 @@ async def run_process(core: ToolCore, params: ProcessParams, agent: str | None) 
             f"session {session.id} is still in its exec yield window; wait for the exec call to return",
             "in-yield-window",
         )
+    if awaiting_approval(session) and params.action not in ("poll", "log", "kill", "remove"):
+        return failure(f"session {session.id} has not started: {_status_line(session)}", "approval-pending",
+                       sessionId=session.id)
     return await _HANDLERS[params.action](core, params, session, agent)
+
+
+def awaiting_approval(session: Session) -> bool:
+    return session.status == APPROVAL_PENDING
 
 
 def list_line(d: dict[str, Any]) -> str:
@@ -63,8 +73,10 @@ def list_line(d: dict[str, Any]) -> str:
     if d.get("nodeReachable") is False:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
-    words = end_words(d["timedOut"], d["exitSignal"], d["exitCode"], d.get("failureKind"))
-    end = "" if d["status"] == RUNNING else f" ({words})"
+    if d["status"] == APPROVAL_PENDING:
+        mark = " (not started: waits for the operator's approval)"
+    words = ExitRecord.from_details(d, None).words()
+    end = "" if d["status"] in (RUNNING, APPROVAL_PENDING) else f" ({words})"
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
@@ -86,6 +98,12 @@ async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
 
 
 def _status_line(session: Session) -> str:
+    if awaiting_approval(session):
+        approval = session.approval or {}
+        until = iso(approval.get("expiresAtMs"))
+        return (f"Not started: it waits for the operator's approval (approval {approval.get('approvalId')}, until "
+                f"{until}); the operator decides, not you. Do not re-run it: poll again (with a timeout) or wait "
+                "for the notice.")
     if session.running:
         return f"Still running ({session.runtime_ms() / 1000:.1f}s)."
     more = f" {MORE_TIME}." if session.exit.timed_out else ""
@@ -133,6 +151,10 @@ BACKOFF = Backoff()
 
 async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     wait_ms = min(p.timeout or 0, POLL_WAIT_MAX_MS)
+    if awaiting_approval(s):
+        wait_ms = await _until_decided(core, s, agent, wait_ms)
+        if awaiting_approval(s):
+            return _pending_poll(core, s, p)
     if wait_ms and s.running and not s.output.pending:
         s.capture.arrived.clear()
         waiters = [asyncio.ensure_future(s.capture.arrived.wait()), asyncio.ensure_future(s.done.wait())]
@@ -171,6 +193,35 @@ async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
     return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
 
 
+async def _until_decided(core: ToolCore, s: Session, agent: str | None, wait_ms: int) -> int:
+    """Wait up to ``wait_ms`` for the operator's decision on ``s``; the time left of the wait."""
+    pending = core.approvals.find(s.id)
+    if not wait_ms or pending is None:
+        return 0
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    waiter = asyncio.ensure_future(pending.settled.wait())
+    watching = core.notices.awaiting(s.id) if agent == s.agent else nullcontext()
+    try:
+        with watching:  # an end decided meanwhile reaches the agent through this poll
+            await asyncio.wait([waiter], timeout=wait_ms / 1000)
+    finally:
+        waiter.cancel()
+    return max(0, wait_ms - round((loop.time() - began) * 1000))
+
+
+def _pending_poll(core: ToolCore, s: Session, p: ProcessParams) -> ToolResult:
+    details = s.details()
+    retry = BACKOFF.after_poll(s, False)
+    approval = s.approval or {}
+    parts = ["(not started)", _status_line(s)]
+    if (p.timeout or 0) > POLL_WAIT_MAX_MS:
+        parts.append(f"(waited at most {POLL_WAIT_MAX_MS} ms, the longest a poll waits)")
+    details.update(retryInMs=retry, expiresAtMs=approval.get("expiresAtMs"),
+                   operatorAttached=core.approvals.approvers > 0)
+    return result("\n".join(parts), APPROVAL_PENDING, newOutputChars=0, droppedChars=0, **_without_status(details))
+
+
 def _without_status(d: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in d.items() if k not in ("status", "droppedChars")}
 
@@ -197,6 +248,9 @@ async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -
     parts.append(hint + "]")
     stdin = "stdin open" if s.stdin_writable else "stdin closed"
     parts.append(f"{_status_line(s)} ({stdin})")
+    decided = (s.approval or {}).get("decided")
+    if decided:
+        parts.append(f"Approval: {decided}.")
     details = s.details()
     waiting = input_hint(s, details)
     if waiting:
@@ -240,7 +294,18 @@ async def _end(s: Session, agent: str | None) -> None:
     await s.done.wait()
 
 
+async def _withdraw(core: ToolCore, s: Session, agent: str | None) -> str:
+    """Take back the request of a run that has not started (it never will)."""
+    approval_id = (s.approval or {}).get("approvalId")
+    core.approvals.withdraw(s.id, agent or "operator")
+    core.notices.reported(s.id)
+    return f"Withdrew the approval request {approval_id} of session {s.id}: it never ran."
+
+
 async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    if awaiting_approval(s):
+        text = await _withdraw(core, s, agent)
+        return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
     if not s.running:
         return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
@@ -260,7 +325,9 @@ async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None)
 
 
 async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
-    if s.running:
+    if awaiting_approval(s):
+        await _withdraw(core, s, agent)
+    elif s.running:
         await _end(s, agent)
     core.registry.drop(s.id)
     return result(f"Removed session {s.id} ({s.exit.words()}).", "completed", sessionId=s.id, cleanup=s.exit.cleanup)

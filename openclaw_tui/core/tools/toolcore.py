@@ -2,7 +2,8 @@
 
 The tools are functions over this protocol (as asyncio's transports are driven through a few methods),
 never over the host: its settings, the registry of sessions, the exit notices, the terminal engine, the
-nodes, and the two acts that move a session (``spawn`` and ``background``). The
+nodes, the exec approvals, and the acts that move a session (``spawn``, ``reserve`` for a run that waits
+for the operator's approval, and ``background``). The
 :class:`~.supervisor.Supervisor` is the one implementation; a test could give the tools another.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
+from ..approvals import Approvals
 from ..config import ExecSettings, Settings
 from ..journal import Journal
 from ..session import Registry, Replier, Session
@@ -42,10 +44,16 @@ class ToolCore(Protocol):
     terminal: TerminalEngine | None
     nodes: Nodes | None
     journal: Journal
+    approvals: Approvals
 
     def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
-              timeout_s: float, settings: ExecSettings) -> Session:
-        """Start a session and its supervision; raises ``LaunchError`` (nothing registered) when refused."""
+              timeout_s: float, settings: ExecSettings, script: str | None = None) -> Session:
+        """Start a session and its supervision (running ``script`` instead of ``command`` when given); raises
+        ``LaunchError`` (nothing registered) when refused."""
+        ...
+
+    def reserve(self, command: str, agent: str | None, cwd: str, pty: bool, settings: ExecSettings) -> Session:
+        """Register a session that has not started: it waits for the operator's approval."""
         ...
 
     def background(self, session: Session) -> None:
