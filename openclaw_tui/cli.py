@@ -14,6 +14,9 @@ Each surface is a thin layer over the host; this module only parses arguments an
     openclaw-tui bridge          this machine's host socket on stdin/stdout (what `ssh NODE` runs)
     openclaw-tui nodes           the configured nodes and whether each answers
     openclaw-tui attach --node N the dashboard on node N's host, over ssh
+    openclaw-tui approvals       the exec approval requests waiting for the operator (--history: past
+                                 ones); ``approvals approve ID [--always]``, ``approvals deny ID
+                                 [--reason TEXT]`` decide one (refused from inside a session)
 
 Nothing is imported before it is needed: ``call`` runs in scripts' loops, and loads only a socket client.
 """
@@ -55,6 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
     bridge.add_argument("--socket", help="the host's socket (default: as every command finds it)")
     bridge.add_argument("--no-start", action="store_true", help="fail instead of starting a host when none serves")
     sub.add_parser("nodes", help="list the configured nodes and whether each answers")
+    approvals = sub.add_parser("approvals", help="list (and decide) the exec approval requests waiting for "
+                               "the operator")
+    approvals.add_argument("--json", action="store_true", help="print the requests as a JSON array")
+    approvals.add_argument("--history", action="store_true", help="list past requests and their decisions")
+    decide = approvals.add_subparsers(dest="decision")
+    approve = decide.add_parser("approve", help="approve a request: its command starts")
+    approve.add_argument("id", metavar="ID", help="the approvalId, or the reserved sessionId")
+    approve.add_argument("--always", action="store_true",
+                         help="also allow each program with exactly these arguments from now on (the agent's "
+                              "allowlist in exec-approvals.json)")
+    deny = decide.add_parser("deny", help="deny a request: its command never runs")
+    deny.add_argument("id", metavar="ID", help="the approvalId, or the reserved sessionId")
+    deny.add_argument("--reason", help="why, for the agent (its session's end says it)")
     return parser
 
 
@@ -140,6 +156,11 @@ def main(argv: list[str] | None = None) -> int:
         from openclaw_tui.commands import run_nodes
 
         return run_nodes(args.config)
+    if args.command == "approvals":
+        from openclaw_tui.commands import run_approvals
+
+        return run_approvals(args.history, args.json, args.decision, getattr(args, "id", None),
+                             getattr(args, "always", False), getattr(args, "reason", None))
     if args.command == "attach" and args.node:
         from openclaw_tui.commands import run_attach_node
 

@@ -95,7 +95,7 @@ async def _attach(config_path: str | None, node: NodeSettings) -> int:
         print(f"openclaw-tui: {exc}", file=sys.stderr)
         return 2
     try:
-        host = await mirror_over(link.client)
+        host = await mirror_over(link.client, approver=True)  # this dashboard answers its requests
     except (ConnectionError, TimeoutError, p.RemoteError) as exc:
         await link.close()
         print(f"openclaw-tui: node {node.name}: {link.why_not(exc)}", file=sys.stderr)

@@ -56,7 +56,9 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         WITHDRAWN as WITHDRAWN,
         ApprovalRequest as ApprovalRequest,
         Decision as Decision,
+        iso_ms as iso_ms,
         new_approval_id as new_approval_id,
+        visible as visible,
     )
     from .shellparse import Parsed as Parsed, parse as parse
 

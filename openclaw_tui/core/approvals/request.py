@@ -19,6 +19,25 @@ ALLOW_ONCE, ALLOW_ALWAYS, DENY = "allow-once", "allow-always", "deny"
 DECISIONS = (ALLOW_ONCE, ALLOW_ALWAYS, DENY)
 
 
+_HIDDEN = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x061C, *range(0x202A, 0x202F),
+           *range(0x2066, 0x206A)}  # zero-width and bidirectional controls: they change what a reader sees
+
+
+def visible(text: str) -> str:
+    """``text`` with every control and bidirectional character written out (``\\x1b``, ``\\u202e``), so
+    what the operator reads is what would run: no escape sequence redraws it, no override reorders it."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20 and ch != " " or 0x7F <= code < 0xA0:
+            out.append("\\n" if ch == "\n" else "\\t" if ch == "\t" else f"\\x{code:02x}")
+        elif code in _HIDDEN:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def new_approval_id() -> str:
     return "ap-" + secrets.token_hex(4)
 
@@ -46,8 +65,8 @@ class Decision:
     pid: int | None = None
 
     def words(self) -> str:
-        """``approved by operator (cli, /dev/pts/3) at 2026-12-01T10:00:00Z``."""
-        where = ", ".join(str(p) for p in (self.via, self.tty or self.client) if p)
+        """``approved by operator (openclaw-tui approvals, /dev/pts/3) at 2026-12-01T10:00:00Z``."""
+        where = ", ".join(str(p) for p in (self.client or self.via, self.tty) if p)
         verb = {APPROVED: "approved" + (" for good" if self.always else ""), DENIED: "denied",
                 EXPIRED: "not decided in time", WITHDRAWN: "withdrawn", VOID: "void"}.get(self.state, self.state)
         text = f"{verb} by {self.by}" + (f" ({where})" if where else "") + f" at {iso_ms(self.at_ms)}"

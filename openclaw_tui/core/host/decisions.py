@@ -3,8 +3,8 @@
 The exec approvals (:mod:`..approvals.pending`) decide; the host acts (:class:`~.supervisor.Supervisor`
 wires these in). An approved run is looked up again first and does not start if a program resolves
 differently from what was judged; either way its session's inputs record the decision ("approved by
-operator (cli, /dev/pts/3) at …"). Every request and decision goes to operator frontends as an event
-and to the journal, fsynced. After a crash, a request the journal holds undecided is void: its session,
+operator (openclaw-tui approvals, /dev/pts/3) at …"). Every request and decision goes to operator
+frontends as an event and to the journal, fsynced. After a crash, a request the journal holds undecided is void: its session,
 if it was journaled, comes back as ``host-died``, never run.
 """
 

@@ -31,7 +31,11 @@ EXEC_DESCRIPTION = (
     "continue with the process tool (poll for output, write/send-keys/submit/paste for input, kill to stop). "
     "A non-zero exit is status completed with the exit code in the text; exit 127/126 (not found / not "
     "executable) and timeouts (timeout, seconds, default 1800; raise it, or use background for long work) are "
-    "failed. env may not override what runs (PATH, loader, runtime and build-tool variables), TLS trust, "
+    "failed. If the host's exec approvals ask the operator first, the result is status approval-pending: the "
+    "command has NOT started, only the operator can approve it (you cannot), and you must not re-run it: "
+    "poll its sessionId (with a timeout) or wait for the notice; denied or not answered in time it ends "
+    "failed (approval-denied, approval-timeout). ask (on-miss, always) may ask the operator for this run too; "
+    "it can only tighten the host's policy. env may not override what runs (PATH, loader, runtime and build-tool variables), TLS trust, "
     "proxies or package indexes; the refusal names each key and why. Set pty: true for anything "
     "interactive (prompts, REPLs, full-screen programs): a pipe run's stdin is closed. The command runs in "
     "your own working directory (this MCP server's) unless you give workdir. Where the host sandboxes "
@@ -66,9 +70,24 @@ OUTPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "status": {
             "type": "string",
-            "enum": ["running", "completed", "failed"],
+            "enum": ["running", "completed", "failed", "approval-pending"],
             "description": "running: the session continues in the background; completed: the command "
-            "ended (see exitCode); failed: the call or the command failed (see the text and failureKind).",
+            "ended (see exitCode); failed: the call or the command failed (see the text and failureKind); "
+            "approval-pending: the command has NOT started, it waits for the operator's approval (only the "
+            "operator decides; do not re-run it: poll sessionId or wait for the notice).",
+        },
+        "approvalId": {
+            "anyOf": [{"type": "string"}, {"type": "null"}],
+            "description": "With approval-pending: the request the operator is asked to decide.",
+        },
+        "expiresAtMs": {
+            "anyOf": [{"type": "integer"}, {"type": "null"}],
+            "description": "With approval-pending: when the request expires (ms since the epoch); then the "
+            "host's askFallback decides.",
+        },
+        "operatorAttached": {
+            "anyOf": [{"type": "boolean"}, {"type": "null"}],
+            "description": "With approval-pending: whether an operator's dashboard is watching for requests now.",
         },
         "sessionId": {
             "anyOf": [{"type": "string"}, {"type": "null"}],  # a single type per branch: the portable spelling

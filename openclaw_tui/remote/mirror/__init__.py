@@ -9,7 +9,7 @@ from openclaw_tui.core.exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
-    from .remotehost import RemoteHost as RemoteHost
+    from .remotehost import RemoteHost as RemoteHost, subscribe as subscribe
     from .viewprotocols import HostView as HostView, SessionView as SessionView
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -25,6 +25,7 @@ from typing import Any
 from openclaw_tui.core.calls import failure
 from openclaw_tui.core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
 from openclaw_tui.core.session import (
+    APPROVAL_PENDING,
     RUNNING,
     Event,
     EventBus,
@@ -36,7 +37,7 @@ from openclaw_tui.core.session import (
     SizeMark,
     events as ev,
 )
-from openclaw_tui.core.tools import InputRefused, InputSent, join_id
+from openclaw_tui.core.tools import InputRefused, InputSent, join_id, split_id
 from openclaw_tui.core.vt import ModeTracker
 
 from ..wire import HostClient, protocol as p, socket_path
@@ -86,7 +87,8 @@ class RemoteSession:
     # -- state ----------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return bool(self.status == RUNNING)
+        """Not ended: running, or waiting for the operator's approval to start."""
+        return self.status in (RUNNING, APPROVAL_PENDING)
 
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
@@ -208,8 +210,10 @@ class RemoteHost:
     """
 
     def __init__(self, path: Path | HostClient | None = None, opener: Opener | None = None,
-                 node: str | None = None) -> None:
+                 node: str | None = None, approver: bool = True) -> None:
         self.node = node  # a node's host, mirrored into a dashboard across nodes: its ids show as NODE/ID
+        self.approver = approver  # a dashboard's: it answers the host's exec approval requests
+        self._approvals: dict[str, dict[str, Any]] = {}  # waiting for the operator, by the host's approvalId
         given = path if isinstance(path, HostClient) else None
         self.path: Path | None = None if isinstance(path, HostClient) else (path or socket_path())
         self._sessions: dict[str, RemoteSession] = {}
@@ -259,7 +263,7 @@ class RemoteHost:
         """A new connection: hear its events, take its snapshot, and follow again the raw output on view."""
         self._synced.clear()
         client.listen(self._on_message)
-        await client.request("events.subscribe")
+        await subscribe(client, self.approver)
         await asyncio.wait_for(self._synced.wait(), SYNC_TIMEOUT_S)
         for s in self._sessions.values():
             if s.viewed:
@@ -294,6 +298,39 @@ class RemoteHost:
     def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
         """Never at once: input to a host in another process goes by :meth:`send_input`."""
         return None
+
+    # -- exec approvals -------------------------------------------------------------------------
+    def pending_approvals(self) -> list[dict[str, Any]]:
+        """The requests waiting on the host, oldest first; a node's with ids as ``NODE/ID``."""
+        found = sorted(self._approvals.values(), key=lambda r: r.get("createdAtMs", 0))
+        if not self.node:
+            return found
+        return [{**r, "approvalId": join_id(self.node, r["approvalId"]), "sessionId": join_id(self.node, r["sessionId"]),
+                 "node": self.node} for r in found]
+
+    async def decide_approval(self, approval_id: str, decision: str, reason: str | None = None,
+                              patterns: list[dict[str, Any]] | None = None,
+                              where: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The operator's decision, taken by the host itself (``approvals.decide``)."""
+        node, bare = split_id(approval_id)
+        key = bare if node is not None and node == self.node else approval_id
+        params: dict[str, Any] = {"approvalId": key, "decision": decision}
+        if reason:
+            params["reason"] = reason
+        if patterns is not None:
+            params["patterns"] = patterns
+        if where and where.get("tty"):
+            params["tty"] = where["tty"]
+        try:
+            return dict(await (await self.link.ready()).request("approvals.decide", params))
+        except p.RemoteError as exc:
+            return failure(f"the host refused the decision: {exc}", "host-error")
+        except ConnectionError as exc:
+            return failure(f"the host is gone: {exc}", "host-gone")
+
+    def attend(self) -> Callable[[], None]:
+        """A mirror's subscription already says whether it answers requests (``approver``)."""
+        return lambda: None
 
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:
@@ -366,7 +403,15 @@ class RemoteHost:
         if kind in (ev.SNAPSHOT, ev.JOURNAL):
             self.journal_status = dict((data.get("journal") or self.journal_status) if kind == ev.SNAPSHOT else data)
         if kind == ev.SNAPSHOT:
+            self._approvals = {r["approvalId"]: r for r in data.get("approvals") or [] if "approvalId" in r}
             self._resync(data.get("sessions", []))
+            return
+        if kind in ev.APPROVAL_KINDS:  # a request, not a session's details
+            if kind == ev.APPROVAL_REQUESTED:
+                self._approvals[data["approvalId"]] = data
+            else:
+                self._approvals.pop(data.get("approvalId", ""), None)
+            self.bus.publish(Event(kind, sid, data))
             return
         session = self._sessions.get(sid) if sid else None
         if kind == ev.REMOVED and sid is not None:
@@ -383,3 +428,17 @@ class RemoteHost:
             if kind == ev.INPUT:
                 session.mark_inputs()
         self.bus.publish(Event(kind, sid, data))
+
+
+async def subscribe(client: HostClient, approver: bool) -> None:
+    """Subscribe ``client`` to its host's events, as an operator frontend answering exec approvals when
+    ``approver`` (a host older than approvals does not know the word: it is asked again without it)."""
+    if not approver:
+        await client.request("events.subscribe")
+        return
+    try:
+        await client.request("events.subscribe", {"approver": True})
+    except p.RemoteError as exc:
+        if exc.code != p.INVALID_PARAMS:
+            raise
+        await client.request("events.subscribe")

@@ -56,7 +56,7 @@ class SessionView(RawSource, Protocol):
     def running(self) -> bool: ...
     @property
     def status(self) -> str:
-        """``running``, ``completed`` or ``failed``, as agents read it."""
+        """``running``, ``completed``, ``failed`` or ``approval-pending``, as agents read it."""
     @property
     def exit(self) -> ExitRecord: ...
     @property
@@ -120,4 +120,20 @@ class HostView(Protocol):
     def journal_status(self) -> dict[str, Any]:
         """``{"saving": bool, "problem": str | None}``: whether the host saves its sessions to disk, and why
         not when it should."""
+        ...
+
+    def pending_approvals(self) -> Sequence[Mapping[str, Any]]:
+        """The exec approval requests waiting for the operator, oldest first (a node's with ``NODE/`` ids)."""
+        ...
+
+    async def decide_approval(self, approval_id: str, decision: str, reason: str | None = None,
+                              patterns: list[dict[str, Any]] | None = None,
+                              where: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The operator's decision on a request (``allow-once``, ``allow-always``, ``deny``), answered as a
+        tool result: a failed one says why it could not be taken."""
+        ...
+
+    def attend(self) -> Callable[[], None]:
+        """This frontend answers approval requests (agents read ``operatorAttached``) until the returned
+        function is called."""
         ...

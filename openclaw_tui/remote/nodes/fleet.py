@@ -5,7 +5,8 @@ list. :class:`FleetHost` is that one host, a :class:`~.views.HostView` like any 
 needs no other code path: beside the local host it holds one mirror per node, over the same ssh bridge
 ``attach --node`` uses (:class:`FleetNode`). A node's session shows as ``NODE/ID``, the id agents see, so an
 id copied from the dashboard works in an agent's call, and every action on it (tool calls, input, resize,
-the terminal view's raw stream) goes to that node's host with the bare id. A node that goes away keeps its
+the terminal view's raw stream) goes to that node's host with the bare id. So do a node's exec approval
+requests (``NODE/ap-…``): listed beside this host's, and decided by the node's own host. A node that goes away keeps its
 sessions as last seen (``node_states`` says why it does not answer, the dashboard greys its rows) while a
 task connects again with backoff, each time over a new link and a new mirror; when one comes up, its
 sessions are live again. No host is started on a node that went away: one that did was stopped or crashed.
@@ -100,7 +101,8 @@ class FleetNode:
             self._say(str(exc))
             return None
         try:
-            mirror = await mirror_over(ssh.client, lambda event: self._on_event(self, event), self.name)
+            mirror = await mirror_over(ssh.client, lambda event: self._on_event(self, event), self.name,
+                                       approver=True)
         except (ConnectionError, TimeoutError, p.RemoteError) as exc:
             await ssh.close()
             self._say(ssh.why_not(exc))
@@ -161,6 +163,28 @@ class FleetHost:
     @property
     def journal_status(self) -> dict[str, Any]:
         return self.local.journal_status
+
+    # -- exec approvals: every host's, each decided by the host that asked -------------------------
+    def pending_approvals(self) -> list[Mapping[str, Any]]:
+        found: list[Mapping[str, Any]] = list(self.local.pending_approvals())
+        for node in self.nodes.values():
+            if node.reachable and node.mirror is not None:
+                found += node.mirror.pending_approvals()
+        return sorted(found, key=lambda r: r.get("createdAtMs", 0))
+
+    async def decide_approval(self, approval_id: str, decision: str, reason: str | None = None,
+                              patterns: list[dict[str, Any]] | None = None,
+                              where: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A node's request (``NODE/ID``) is decided by that node's host, through its link."""
+        node, _ = self._node_of(approval_id)
+        if node is None:
+            return await self.local.decide_approval(approval_id, decision, reason, patterns, where)
+        if not node.reachable or node.mirror is None:
+            return failure(_unreachable(node), "node-unreachable", node=node.name)
+        return await node.mirror.decide_approval(approval_id, decision, reason, patterns, where)
+
+    def attend(self) -> Callable[[], None]:
+        return self.local.attend()  # the nodes' mirrors subscribe as approvers themselves
 
     # -- sessions -------------------------------------------------------------------------------
     def session(self, session_id: str, agent: str | None = None) -> SessionView | None:

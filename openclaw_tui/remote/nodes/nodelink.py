@@ -24,7 +24,7 @@ from typing import Any
 from openclaw_tui.core.config import NodeSettings
 from openclaw_tui.core.session import Event, Listener
 
-from ..mirror import RemoteHost
+from ..mirror import RemoteHost, subscribe
 from ..wire import HostClient, protocol as p
 from .ssh import NodeUnreachable, SshLink
 
@@ -36,14 +36,16 @@ RETRY_ON_CALL_S = 1.0  # a call while the node is down tries itself when the las
 MIRROR_READY_S = 10.0
 
 
-async def mirror_over(client: HostClient, listener: Listener | None = None, node: str | None = None) -> RemoteHost:
+async def mirror_over(client: HostClient, listener: Listener | None = None, node: str | None = None,
+                      approver: bool = False) -> RemoteHost:
     """A mirror of the host at the other end of ``client``; ``listener`` hears every event from the
     snapshot on (subscribed before the stream starts, so nothing slips between). ``node``: the node it is,
-    whose session ids the mirror's sessions show as ``NODE/ID``."""
-    mirror = RemoteHost(client, node=node)
+    whose session ids the mirror's sessions show as ``NODE/ID``; ``approver``: a dashboard's, which answers
+    that host's exec approval requests."""
+    mirror = RemoteHost(client, node=node, approver=approver)
     if listener is not None:
         mirror.subscribe(listener)
-    await client.request("events.subscribe")
+    await subscribe(client, approver)
     await asyncio.wait_for(mirror.ready.wait(), MIRROR_READY_S)
     return mirror
 

@@ -7,7 +7,8 @@ inside a session is *confined* to that session's agent. A call naming no agent i
 another agent is refused rather than quietly rewritten, so a wrong ``--agent`` (``openclaw-tui call``'s
 default ``cli`` included) is told, not obeyed as someone else. Inside a session the operator started
 there is no agent to act as: calls must name one, and the operator-wide views (events, raw output,
-input, resize) are refused. Elsewhere those views reach only the agent's sessions.
+input, resize) are refused. Elsewhere those views reach only the agent's sessions. Exec approvals are the
+operator's alone: a confined connection can neither list nor decide them, nor see one go by.
 """
 
 from __future__ import annotations
@@ -63,24 +64,34 @@ class Confinement:
         return self.agent
 
     def sees(self, event: Event, host: SessionHost) -> Event | None:
-        """The event if it concerns this agent's sessions (a snapshot cut down to them), else None."""
+        """The event if it concerns this agent's sessions (a snapshot cut down to them), else None; never an
+        exec approval request, which only the operator sees."""
+        if event.kind in ev.APPROVAL_KINDS:
+            return None
         if event.kind == ev.SNAPSHOT:
             sessions = [d for d in event.data.get("sessions", []) if d.get("agent") == self.agent]
-            return replace(event, data={**event.data, "sessions": sessions})
+            data = {k: v for k, v in event.data.items() if k != "approvals"}
+            return replace(event, data={**data, "sessions": sessions})
         if "agent" in event.data:
             return event if event.data["agent"] == self.agent else None
         mine = event.session_id is not None and host.session(event.session_id, self.agent) is not None
         return event if mine else None
 
 
-def confinement(host: SessionHost, writer: asyncio.StreamWriter) -> Confinement | None:
-    """Who is on the other end of ``writer``: None for a process outside every session of this host."""
+def peer_pid(writer: asyncio.StreamWriter) -> int | None:
+    """The pid of the process on the other end of ``writer`` (``SO_PEERCRED``), when the kernel says."""
     sock = writer.get_extra_info("socket")
     try:
-        pid = _CREDS.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDS.size))[0]
+        pid = int(_CREDS.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _CREDS.size))[0])
     except (AttributeError, OSError):
         return None
-    session_id = host.supervisor.containment.session_of(pid) if pid > 0 else None
+    return pid if pid > 0 else None
+
+
+def confinement(host: SessionHost, writer: asyncio.StreamWriter) -> Confinement | None:
+    """Who is on the other end of ``writer``: None for a process outside every session of this host."""
+    pid = peer_pid(writer)
+    session_id = host.supervisor.containment.session_of(pid) if pid is not None else None
     if session_id is None:
         return None
     session = host.session(session_id)

@@ -9,7 +9,7 @@ raw subscriber that cannot keep up simply resumes from the ring later (the offse
 missed), so a slow frontend never slows a job down. Operator input takes the core's one input path.
 
 The socket knows who is calling: a connection from a process inside a session acts only as that
-session's agent (see :mod:`.callers`).
+session's agent (see :mod:`.callers`), and the exec approvals' methods are refused to it.
 
 A host that re-executes itself in place (:mod:`.reexec`) hands the listening socket and its lock over to
 its next image (:meth:`HostServer.hand_over`, :meth:`HostServer.adopt`): the socket stays bound throughout,
@@ -37,7 +37,8 @@ from openclaw_tui.core.version import __version__
 
 from ..wire import SocketPathError, check_length, ensure_private_dir, protocol as p
 from . import rpcparams as check
-from .callers import Confinement, CallerRefused, confinement
+from .approvalcalls import approvals_decide, approvals_history, approvals_list
+from .callers import CallerRefused, Confinement, confinement, peer_pid
 from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, take_lock
 
 __all__ = ["AlreadyServing", "HostServer"]
@@ -139,7 +140,7 @@ class HostServer:
         self._server = await asyncio.start_unix_server(self._accept, sock=sock, limit=p.MAX_LINE, **KEEP_FILE)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = _Connection(self.host, reader, writer, confinement(self.host, writer))
+        conn = _Connection(self.host, reader, writer, confinement(self.host, writer), peer_pid(writer))
         conn.reexec = self.reexec
         self._connections.add(conn)
         try:
@@ -151,9 +152,12 @@ class HostServer:
 
 class _Connection:
     def __init__(self, host: SessionHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 confined: Confinement | None = None) -> None:
+                 confined: Confinement | None = None, pid: int | None = None) -> None:
         self.host = host
         self.confined = confined
+        self.pid = pid
+        self.client = ""  # what it said it is in its hello
+        self.leave_approvers: Callable[[], None] | None = None
         self.reader = reader
         self.writer = writer
         self.tasks: set[asyncio.Task[None]] = set()
@@ -179,8 +183,7 @@ class _Connection:
         if self.closed:
             return
         self.closed = True
-        if self.unsubscribe_events:
-            self.unsubscribe_events()
+        self._unsubscribe()
         for sub in self.raw.values():
             sub.stop()
         for task in self.tasks:
@@ -192,8 +195,7 @@ class _Connection:
         cancelled foreground exec would end its run, which the next image is to keep), once what it was
         sent last (the answer to ``host.reexec``) is out, or after ``DROP_S``."""
         self.closed = True
-        if self.unsubscribe_events:
-            self.unsubscribe_events()
+        self._unsubscribe()
         for sub in self.raw.values():
             sub.stop()
         self.writer.close()
@@ -289,7 +291,7 @@ class _Connection:
 
     # -- methods --------------------------------------------------------------------------------
     async def m_hello(self, client: str = "") -> dict[str, Any]:
-        check.text("client", client)
+        self.client = check.text("client", client)
         return {"protocol": p.PROTOCOL_VERSION, "server": "openclaw-tui", "version": __version__, "pid": os.getpid(),
                 "hostId": self.host.supervisor.containment.id, "generation": self.host.generation}
 
@@ -316,17 +318,27 @@ class _Connection:
             return failure(f"refused: this connection comes from {exc}", "caller-confined")
         return await self.host.call(call, agent=agent)
 
-    async def m_events_subscribe(self) -> dict[str, Any]:
+    async def m_events_subscribe(self, approver: bool = False) -> dict[str, Any]:
         self._scope()
+        if not isinstance(approver, bool):
+            raise check.invalid(f"approver must be true or false (got {calltext.shown(approver)})")
         if self.unsubscribe_events is None:
             self.unsubscribe_events = self.host.subscribe(self._on_event)
+        if approver and self.confined is None and self.leave_approvers is None:
+            self.leave_approvers = self.host.attend()  # an operator is here to answer: operatorAttached
         return {}
 
     async def m_events_unsubscribe(self) -> dict[str, Any]:
+        self._unsubscribe()
+        return {}
+
+    def _unsubscribe(self) -> None:
         if self.unsubscribe_events is not None:
             self.unsubscribe_events()
             self.unsubscribe_events = None
-        return {}
+        if self.leave_approvers is not None:
+            self.leave_approvers()
+            self.leave_approvers = None
 
     def _on_event(self, event: Event) -> None:
         if self.confined is not None:
@@ -409,6 +421,9 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "session.resize": _Connection.m_session_resize,
     "session.output": _Connection.m_session_output,
     "host.reexec": _Connection.m_host_reexec,
+    "approvals.list": approvals_list,
+    "approvals.history": approvals_history,
+    "approvals.decide": approvals_decide,
 }
 
 

@@ -9,8 +9,10 @@ method             params                                      result
 hello              {client?: str}                              {protocol: 1, server, version, pid,
                                                                hostId, generation}
 call               {call: object, agent?: str | null}          the tool result {text, details}
-events.subscribe   {}                                          {} — then ``event`` notifications,
-                                                               a ``snapshot`` first
+events.subscribe   {approver?: bool}                           {} — then ``event`` notifications,
+                                                               a ``snapshot`` first; ``approver``: an
+                                                               operator frontend that answers exec
+                                                               approvals (``operatorAttached``)
 events.unsubscribe {}                                          {}
 raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
 raw.unsubscribe    {sessionId}                                 {}
@@ -24,7 +26,18 @@ session.output     {sessionId, since?: int}                   {chunks: [{stream,
                                                                maxChars, tailDropped ...)
 host.reexec        {}                                          {pid, version, generation, sessions} —
                                                                then the host re-executes itself (below)
+approvals.list     {}                                          {text, details: {status, approvals: [...]}}
+approvals.history  {}                                          {text, details: {status, approvals: [...]}}
+approvals.decide   {approvalId, decision: allow-once |         {text, details: {status, approval}}: the
+                   allow-always | deny, reason?, patterns?:    decision, or a failed result saying why
+                   [{pattern, argPattern?}], tty?: str}        not (the request then waits on)
 =================  ==========================================  =========================================
+
+The ``approvals.*`` methods are the operator's (exec approvals: ``core/approvals``): answered like tool
+results, and refused with a ``failed`` result of ``failureKind: "caller-confined"`` to a connection from
+a process inside a session, which never sees a request either (no ``approval-*`` event, no ``approvals``
+in its snapshot). ``approvalId`` may also be the reserved ``sessionId``. A decision records who took it:
+the operator, through this connection's ``hello`` client, its peer pid and the ``tty`` the client names.
 
 ``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
 ``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the
@@ -87,7 +100,7 @@ METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # method: (required params, optional params), as in the table above
     "hello": ((), ("client",)),
     "call": (("call",), ("agent",)),
-    "events.subscribe": ((), ()),
+    "events.subscribe": ((), ("approver",)),
     "events.unsubscribe": ((), ()),
     "raw.subscribe": (("sessionId",), ("offset",)),
     "raw.unsubscribe": (("sessionId",), ()),
@@ -95,6 +108,9 @@ METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "session.resize": (("sessionId", "cols", "rows"), ()),
     "session.output": (("sessionId",), ("since",)),
     "host.reexec": ((), ()),
+    "approvals.list": ((), ()),
+    "approvals.history": ((), ()),
+    "approvals.decide": (("approvalId", "decision"), ("reason", "patterns", "tty")),
 }
 """The requests, by name: the parameters each must and may have. ``cancel`` is a notification, not in it."""
 
