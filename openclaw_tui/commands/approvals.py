@@ -11,12 +11,11 @@ Exit status 0; 1 when the host refused (the message says why); 2 when no host an
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from typing import Any
 
-from openclaw_tui.core.approvals import iso_ms, visible
+from openclaw_tui.core.approvals import iso_ms, terminal_name, visible
 from openclaw_tui.remote.wire import find_host, oneshot, protocol as p, socket_path
 
 CLIENT = "openclaw-tui approvals"
@@ -29,7 +28,7 @@ def run_approvals(history: bool, as_json: bool, decision: str | None = None, key
         params: dict[str, Any] = {"approvalId": key, "decision": choice}
         if reason:
             params["reason"] = reason
-        tty = _tty()
+        tty = terminal_name()
         if tty:
             params["tty"] = tty
         return _ask("approvals.decide", params, lambda res: print(visible(res["text"])))
@@ -90,13 +89,3 @@ def _past(r: dict[str, Any]) -> str:
             f"{d.get('state', r.get('state'))} by {d.get('by', '?')}{f' ({where})' if where else ''}, {ran}"
             f"{': ' + visible(d['reason']) if d.get('reason') else ''}\n  command: {visible(r['command'])}")
 
-
-def _tty() -> str | None:
-    """The terminal this command runs in, for the record of who decided."""
-    for fd in (0, 1, 2):
-        try:
-            if os.isatty(fd):
-                return os.ttyname(fd)
-        except OSError:
-            continue
-    return None

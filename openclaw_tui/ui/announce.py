@@ -6,19 +6,22 @@ sessions (the header counts them), and the keystrokes of a prompt being typed in
 a notice of its kind still shows is merged into that one ("3 sessions wait for input: a, b, c"), so a
 burst is one line. A program that idles reading the terminal between redraws (``top``) flips in and out
 of waiting every second; it is announced again only once it was seen working after someone sent it input.
+Each new request for the operator's approval is news too (those waiting when the dashboard first looks
+are counted in the header), with the key that opens the queue.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from openclaw_tui.core.approvals import visible
 from openclaw_tui.core.session import FAILED, end_words
 from openclaw_tui.remote.mirror import SessionView
 
 from .notices import Notice
 
-WAITING, EXIT = "waiting", "exit"
+WAITING, EXIT, APPROVAL = "waiting", "exit", "approval"
 LISTED = 4  # ids named in a merged notice; the rest are counted
 
 
@@ -32,7 +35,22 @@ class Announcer:
         self._waiting: dict[str, tuple[int, float]] = {}  # announced waiting sessions -> their input mark then
         self._answered: set[str] = set()  # announced, then seen working again after input
         self._expected: set[str] = set()  # their first wait is no news (the demo's sessions)
-        self._batches: dict[str, list[tuple[str, str, bool]]] = {WAITING: [], EXIT: []}  # (id, words, failed)
+        self._batches: dict[str, list[tuple[str, str, bool]]] = {WAITING: [], EXIT: [], APPROVAL: []}
+        self._requests: set[str] | None = None  # approval requests already seen (None: not looked yet)
+        self.approvals_key = "a"  # as bound now (the keymap may remap it)
+
+    def approvals_seen(self, requests: Iterable[Mapping[str, Any]]) -> None:
+        """Announce each request for the operator's approval not seen before."""
+        ids = {str(r["approvalId"]): r for r in requests}
+        if self._requests is None:  # what waits at the first look is counted in the header, not announced
+            self._requests = set(ids)
+            return
+        news = [(aid, f"{r.get('agent') or 'operator'} on {r.get('node') or 'local'} wants to run "
+                      f"`{visible(str(r.get('maskedCommand') or r.get('command', '')))}`", False)
+                for aid, r in ids.items() if aid not in self._requests]
+        self._requests |= set(ids)
+        if news:
+            self._merge(APPROVAL, news, "warning")
 
     def expect_wait(self, session_ids: Iterable[str]) -> None:
         """The first wait of these sessions is expected: count it in the header, announce nothing."""
@@ -80,10 +98,15 @@ class Announcer:
         self._batches[kind] = batch
         if any(failed for _, _, failed in batch):
             severity = "error"
-        self._post(Notice(_words(kind, batch), severity=severity, kind=kind))
+        self._post(Notice(_words(kind, batch, self.approvals_key), severity=severity, kind=kind))
 
 
-def _words(kind: str, batch: list[tuple[str, str, bool]]) -> str:
+def _words(kind: str, batch: list[tuple[str, str, bool]], key: str = "a") -> str:
+    if kind == APPROVAL:
+        if len(batch) == 1:
+            return f"Approval needed: {batch[0][1]} ({key} opens the queue)."
+        ids = ", ".join(sid for sid, _, _ in batch[:LISTED]) + (f" and {len(batch) - LISTED} more" if len(batch) > LISTED else "")
+        return f"{len(batch)} requests need your approval: {ids} ({key} opens the queue)."
     if len(batch) == 1:
         return batch[0][1] + (" is waiting for input." if kind == WAITING else "")
     ids = ", ".join(sid for sid, _, _ in batch[:LISTED]) + (f" and {len(batch) - LISTED} more" if len(batch) > LISTED else "")

@@ -7,7 +7,9 @@ running (detach) or end them (:mod:`.dialogs.quit`); a hang-up or SIGTERM detach
 messages (:mod:`.messages`; waiting changes, by the idle rule or the kernel's evidence, come as list
 changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
 line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. The header says how the link
-to the host stands (reconnecting after a re-exec of the host, gone for good).
+to the host stands (reconnecting after a re-exec of the host, gone for good), and how many exec approval
+requests wait; ``a`` opens their queue (:mod:`.dialogs.approval_queue`), across every node, where the
+operator decides them. While it runs, the dashboard tells its host that an operator is there to answer.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
+from openclaw_tui.core.approvals import terminal_name
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from .announce import Announcer
 from .demo import start_demo, write_scripts
-from .dialogs import NewCommandDialog, QuitDialog
+from .dialogs import ApprovalQueue, NewCommandDialog, QuitDialog
 from .eventbridge import HostBridge
 from .footer import DashboardFooter
 from .header import SummaryHeader
@@ -62,6 +65,7 @@ class DashboardApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_command", "New", id="new-command"),
+        Binding("a", "approvals", "Approvals", id="approvals"),
         Binding("q", "quit", "Quit", id="quit"),
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
@@ -84,6 +88,8 @@ class DashboardApp(App[int]):
         self._workspace: Workspace | None = None
         self._header: SummaryHeader | None = None
         self._watchdog: threading.Timer | None = None
+        self._leave: Any = None  # tells the host this operator is no longer there to answer approvals
+        self.decided_from = {"via": "dashboard", "client": "openclaw-tui dashboard", "tty": terminal_name()}
 
     def compose(self) -> ComposeResult:
         yield SummaryHeader(attached_to=self.attached_to, id="header")
@@ -124,7 +130,9 @@ class DashboardApp(App[int]):
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
         self._header.quit_key = keys_of(self, app_bindings(self, "quit"), "quit")
+        self.announcer.approvals_key = keys_of(self, app_bindings(self, "approvals"), "approvals")
         self.host.start()  # a mirror not yet connected connects now; one started already goes on as it was
+        self._leave = self.host.attend()
         self.bridge = HostBridge(self.host, self)
         self._header.show_link(self.bridge.link, self.bridge.where)  # before the first frame: no flash of "live"
         self.set_interval(TICK_S, self._sync)
@@ -164,6 +172,8 @@ class DashboardApp(App[int]):
                 loop.remove_signal_handler(sig)
         if self.bridge is not None:
             self.bridge.close()
+        if self._leave is not None:
+            self._leave()
 
     # -- notices --------------------------------------------------------------------------------
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -245,10 +255,16 @@ class DashboardApp(App[int]):
                         timeout=10, markup=False)
         self.workspace.sync(sessions)
         self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
+        requests = self.host.pending_approvals()
+        self.header.show_approvals(len(requests))
+        self.announcer.approvals_seen(requests)
+        queue = next((s for s in self.screen_stack if isinstance(s, ApprovalQueue)), None)
+        if queue is not None and queue.is_mounted:
+            queue.show_requests()
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("new_command", "quit", "toggle_help"):
+        if action in ("new_command", "quit", "toggle_help", "approvals"):
             found = self.query(Workspace)
             return not (found and found.first().type_through)  # keys belong to the session then
         return True
@@ -257,6 +273,11 @@ class DashboardApp(App[int]):
         """The dashboard's keys by purpose (:mod:`.help`); ``?`` again or Escape closes it."""
         if not isinstance(self.screen, HelpDialog):
             self.push_screen(HelpDialog())
+
+    def action_approvals(self) -> None:
+        """The queue of exec approval requests, every node's too (:mod:`.dialogs.approval_queue`)."""
+        if not any(isinstance(s, ApprovalQueue) for s in self.screen_stack):
+            self.push_screen(ApprovalQueue(self.host, self.decided_from))
 
     def action_new_command(self, previous: dict[str, Any] | None = None, error: str = "") -> None:
         async def run(params: dict[str, Any] | None) -> None:
@@ -341,3 +362,4 @@ class DashboardApp(App[int]):
         """The app returned from ``run()``: the exit watchdog of :meth:`_terminate` is not needed."""
         if self._watchdog is not None:
             self._watchdog.cancel()
+

@@ -5,8 +5,8 @@ arrive once per read from a child: far more often than anyone can look. The brid
 core's :class:`~openclaw_tui.core.session.events.OutputCoalescer`, as every consumer of the event bus does, so a
 session's output posts one :class:`~.messages.SessionOutput` and the next only after the app handled it:
 a flooding child costs the UI one message per frame at most. List changes coalesce the same way into one
-:class:`~.messages.SessionsChanged`, which also carries waiting changes (the app announces new waiters
-when it syncs the list). Exits stay individual.
+:class:`~.messages.SessionsChanged`, which also carries waiting changes and exec approval requests coming
+and going (the app announces new waiters and new requests when it syncs the list). Exits stay individual.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from openclaw_tui.remote.mirror import HostView
 
 from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 
-_LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED})
+_LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED,
+                         ev.STARTED, *ev.APPROVAL_KINDS})
 
 
 class HostBridge:

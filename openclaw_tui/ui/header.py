@@ -8,6 +8,8 @@ quits; else it asks whether to keep the sessions running or end them. Narrow ter
 of text (an SVG renderer drops those, and the line's parts would move in the README's screenshots): a blank
 before text is a span of its own, and the padding before the right end trails the counts. With nodes, the
 counts cover every node's sessions, and a node that does not answer is marked ("node b unreachable").
+Requests for the operator's approval are counted in a mark of their own ("2 awaiting approval"), every
+node's too: nothing runs for them until someone answers.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from textual.widget import Widget
 
 MUTED = "dim"
 WAITING = "bold black on #ffaf00"
+APPROVAL = "bold black on #d7afff"
 TITLE = Style(bold=True, reverse=True)
 BLANK = Style(meta={"blank": True})
 LINK_MARKS = {  # the link to the host, when it is not live: the long form and the short, and their colours
@@ -42,6 +45,12 @@ class SummaryHeader(Widget):
         self.quit_key = "q"  # as bound now (the keymap may remap it)
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
         self.unreachable: list[str] = []  # the nodes that do not answer now
+        self.approvals = 0  # requests waiting for the operator's approval
+
+    def show_approvals(self, count: int) -> None:
+        if count != self.approvals:
+            self.approvals = count
+            self.refresh()
 
     def show_counts(self, counts: dict[str, int]) -> None:
         if counts != self.counts:
@@ -95,6 +104,10 @@ class SummaryHeader(Widget):
         if self.unreachable:
             text.append(" ", style=BLANK)
             text.append(self._nodes_mark(counts_form), style="bold white on #5f5f5f")
+        if self.approvals:
+            text.append(" ", style=BLANK)
+            asked = ("awaiting approval", "awaiting approval", "to approve")[counts_form]
+            text.append(f" {self.approvals} {asked} ", style=APPROVAL)
         if self.journal_problem:
             text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")

@@ -17,8 +17,10 @@ from textual.containers import VerticalScroll
 from textual.dom import DOMNode
 from textual.widgets import Label, Static
 
+from .dialogs.approval_queue import ApprovalQueue
 from .dialogs.base import Dialog
 from .dialogs.paste import PasteDialog
+from .dialogs.pattern_editor import PatternEditor
 from .sessions.filters import FilterBar
 from .sessions.list import SessionList
 from .sessions.log_pane import LogPane
@@ -34,6 +36,14 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "kill", "kill the selected session, after confirmation"),
         (Workspace, "clear", "clear a finished session from the list"),
         (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
+    ]),
+    ("Approvals (the operator decides before a command runs)", [
+        (DOMNode, "approvals", "the queue of requests, every node's: who, where, why, time left"),
+        (ApprovalQueue, "approval-once", "in the queue: allow the request once"),
+        (ApprovalQueue, "approval-always", "in the queue: allow always (the pattern editor: widen it first)"),
+        (PatternEditor, "pattern-allow", "in the pattern editor: add the patterns and allow"),
+        (ApprovalQueue, "approval-deny", "in the queue: deny, with an optional reason"),
+        (ApprovalQueue, "approval-close", "in the queue: close without deciding (Enter never approves)"),
     ]),
     ("Input to the selected session", [
         (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),

@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         Decision as Decision,
         iso_ms as iso_ms,
         new_approval_id as new_approval_id,
+        terminal_name as terminal_name,
         visible as visible,
     )
     from .shellparse import Parsed as Parsed, parse as parse

@@ -9,6 +9,7 @@ decided from, or ``askFallback``), when, and the operator's reason. It is plain 
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,17 @@ def visible(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def terminal_name() -> str | None:
+    """The terminal this process runs in (``/dev/pts/3``), for the record of where the operator decided."""
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd):
+                return os.ttyname(fd)
+        except OSError:
+            continue
+    return None
 
 
 def new_approval_id() -> str:

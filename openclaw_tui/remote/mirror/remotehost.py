@@ -92,7 +92,7 @@ class RemoteSession:
 
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
-        return base + (int((time.monotonic() - self._received) * 1000) if self.running else 0)
+        return base + (int((time.monotonic() - self._received) * 1000) if self.status == RUNNING else 0)
 
     def details(self) -> dict[str, Any]:
         return {**self._details, "durationMs": self.runtime_ms()}

@@ -6,7 +6,9 @@ evidence that it is blocked reading its terminal, ``waiting_reason``, within abo
 15 s idle rule); the list only words the reason. A session that exited non-zero is ``completed`` for
 agents (the contract's word), but to the operator it failed: its exit code is red, the "failed" filter
 keeps it and the header counts it as failed. With nodes, a row says which node runs the session (``local``:
-this machine), and the rows of a node that does not answer are greyed, as last seen.
+this machine), and the rows of a node that does not answer are greyed, as last seen. A run that waits for
+the operator's approval reads ``approval`` and counts as none of running, finished or failed: the header
+counts the requests themselves.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from openclaw_tui.core.session import COMPLETED, FAILED
+from openclaw_tui.core.session import APPROVAL_PENDING, COMPLETED, FAILED
 from openclaw_tui.remote.mirror import SessionView
 
 from .. import clock
@@ -34,6 +36,7 @@ STATE_STYLES = {
     "waiting": "bold black on #ffaf00",
     "completed": "dim",
     "failed": "bold red",
+    "approval": "bold black on #d7afff",
 }
 
 
@@ -41,6 +44,8 @@ def state_of(session: SessionView) -> str:
     """``running``, ``waiting``, ``completed`` or ``failed``: the word the list shows."""
     if session.waiting_for_input:
         return "waiting"
+    if session.status == APPROVAL_PENDING:
+        return "approval"
     return session.status
 
 
@@ -149,6 +154,8 @@ def counts(sessions: Iterable[SessionView]) -> dict[str, int]:
     """How many sessions are running, waiting, finished and failed (waiting ones count as running too)."""
     out = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
     for s in sessions:
+        if s.status == APPROVAL_PENDING:
+            continue
         if s.running:
             out["running"] += 1
             out["waiting"] += s.waiting_for_input
