@@ -70,6 +70,7 @@ def capture(core: Supervisor) -> Handover:
     for session in running + waiting:
         if not session.backgrounded:
             core.background(session)
+    for session in running:
         assert session.child is not None
         session.child.detach()
     expiries, polls = core.registry.expiries(), BACKOFF.counts()
