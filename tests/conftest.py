@@ -3,8 +3,8 @@
 Children inherit a marker variable from the test process, so a leftover is found even after it was
 re-parented away from us (the case an orphan check by parentage would miss). A leftover fails the test
 that left it and is then killed so the next test starts clean. Hosts keep their live records under
-``$XDG_STATE_HOME``, which points at a directory of the test run's own: the suite never writes to the
-real home.
+``$XDG_STATE_HOME``, and read their exec approvals' allowlist under ``$XDG_CONFIG_HOME``; both point at
+directories of the test run's own: the suite never reads or writes the real home's.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ MARK = "OPENCLAW_TUI_TEST_MARK"
 os.environ[MARK] = uuid.uuid4().hex
 STATE_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
 os.environ["XDG_STATE_HOME"] = STATE_HOME
+CONFIG_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-config-")
+os.environ["XDG_CONFIG_HOME"] = CONFIG_HOME
 
 
 def _leftovers() -> list[psutil.Process]:
@@ -68,3 +70,4 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(STATE_HOME, ignore_errors=True)
+    shutil.rmtree(CONFIG_HOME, ignore_errors=True)

@@ -144,6 +144,9 @@ class FleetHost:
         self._unsubscribe: Callable[[], None] | None = None
 
     def start(self) -> None:
+        """Connect to every node (once: a dashboard given a fleet started already goes on with it)."""
+        if self._unsubscribe is not None:
+            return
         self.local.start()
         self._unsubscribe = self.local.subscribe(self._local_event)
         for node in self.nodes.values():
