@@ -24,12 +24,17 @@ A_CONFIG = "[tools.elevated]\nenabled = true\n"
 
 @pytest.fixture(name="rig")
 def rig_fixture() -> Iterator[SshRig]:
+    yield from started_rig(A_CONFIG)
+
+
+def started_rig(a_config: str) -> Iterator[SshRig]:
+    """sshd with node hosts a (``a_config``) and b running, closed afterwards; skips where there is no sshd."""
     try:
         made = SshRig()
     except RigUnavailable as exc:
         pytest.skip(str(exc))
     try:
-        made.add_node_host("a", A_CONFIG)
+        made.add_node_host("a", a_config)
         made.add_node_host("b")
         try:
             made.start()

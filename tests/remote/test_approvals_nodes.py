@@ -19,10 +19,10 @@ from openclaw_tui.ui import make_app
 from openclaw_tui.ui.dialogs import ApprovalQueue
 
 from ..hosting import hosting
-from ..sshrig import RigUnavailable, SshRig
+from ..sshrig import SshRig
 from ..ui.conftest import SIZE, header, run, until
 from ..waiting import wait_for
-from .nodefixtures import nodes_toml
+from .nodefixtures import nodes_toml, started_rig
 
 ECHO = os.path.realpath(shutil.which("echo", path="/usr/bin:/bin") or "/bin/echo")
 ASKING = '[tools.exec]\nhost = "gateway"\nask = "on-miss"\n'
@@ -36,20 +36,7 @@ def asking_rig(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SshR
     (home / "openclaw-tui" / "exec-approvals.json").write_text(json.dumps(
         {"version": 1, "agents": {"main": {"allowlist": [{"pattern": ECHO}]}}}))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))  # the node hosts' (started now) and the local host's
-    try:
-        made = SshRig()
-    except RigUnavailable as exc:
-        pytest.skip(str(exc))
-    try:
-        made.add_node_host("a", ASKING)
-        made.add_node_host("b")
-        try:
-            made.start()
-        except RigUnavailable as exc:
-            pytest.skip(str(exc))
-        yield made
-    finally:
-        made.close()
+    yield from started_rig(ASKING)
 
 
 @pytest.fixture(name="fleet")
