@@ -1,20 +1,4 @@
-"""Which shell runs a command, and what the user's login shell puts on PATH.
-
-Commands run in the user's ``$SHELL`` when it is one that takes ``-c`` as a POSIX shell does (bash, zsh,
-dash, ksh, mksh, sh), without its rc files so a run does not depend on them; ``sh`` when it is unset or
-unusable; and, as upstream does, bash (when it is on PATH, else ``sh``) for a shell that would read the
-command in another language (fish, nu, xonsh, tcsh...).
-
-A host started by a desktop launcher, systemd or an MCP client often has a bare PATH, without what the
-user's login profile adds (nvm's node, ``~/.local/bin``), so commands that work in the user's terminal
-are "not found". The login shell (the same choice as above, with ``-l``) is therefore asked for its PATH
-once per host, in a worker thread, and the answer is cached: it runs with stdin at end of file (a profile
-that reads input does not wait), in a session of its own, killed with everything it started after
-:data:`PROBE_TIMEOUT_S`; only what it prints between two sentinels counts, so a greeting or other junk
-from a profile is ignored. :func:`merged_path` adds the entries the host's PATH lacks, each where the
-login shell has it relative to the entries both share, so the host's own order (a virtualenv first, say)
-is kept and nvm's node still comes before the system's. Relative entries are never added.
-"""
+"""Which shell runs a command, and what the user's login shell puts on PATH."""
 
 from __future__ import annotations
 
