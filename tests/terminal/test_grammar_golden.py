@@ -13,6 +13,7 @@ by both in the same way.
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 from collections.abc import Iterator
@@ -101,6 +102,22 @@ def test_every_split_gives_the_same_text_and_screen(raw: bytes) -> None:
     one_by_one = [raw[i : i + 1] for i in range(len(raw))]
     assert agent_text(*one_by_one) == text
     assert shown(screen_of(*one_by_one)) == screen
+
+
+FUZZ_PIECES = [bytes([byte]) for byte in b"ab1;?mhq[]PX_k\\\x1b\x07\x18\x1a\x7f\x00 "] + [
+    b"\xc3\xa9", b"\xc2\x9b", b"\xc2\x9c", b"\r\n", b"\x1b[31m", b"\x1b]0;t", b"\x1bPq", b"\x1b\\", b"\x1b\x1b",
+]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_random_streams_give_the_same_text_and_screen_wherever_reads_split(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(30):
+        raw = b"".join(rng.choice(FUZZ_PIECES) for _ in range(rng.randrange(1, 24)))
+        text, screen = agent_text(raw), shown(screen_of(raw))
+        for cut in range(len(raw) + 1):
+            assert agent_text(raw[:cut], raw[cut:]) == text, (raw, cut)
+            assert shown(screen_of(raw[:cut], raw[cut:])) == screen, (raw, cut)
 
 
 @pytest.mark.parametrize("opener", [b"\x1b]2;", b"\x1bPq", b"\x1b_"], ids=["osc", "dcs", "apc"])
