@@ -131,7 +131,7 @@ class Grammar(Generic[AnyStr]):
         return len(buf) if found is None else found.end()
 
     def dcs_spans(self, buf: AnyStr, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-        """The finished DCS strings in ``buf[start:end]``, whose bodies may hold what looks like sequences."""
+        """The DCS strings in ``buf[start:end]``, whose bodies may hold what looks like sequences."""
         stop = len(buf) if end is None else end
         if self.dcs_opener.search(buf, start, stop) is None:
             return []  # the common case, at the speed of one scan
@@ -140,6 +140,7 @@ class Grammar(Generic[AnyStr]):
         while (opener := self.dcs_opener.search(buf, pos, stop)) is not None:
             found = self.sequence.match(buf, opener.start(), stop)
             if found is None:
+                spans.append((opener.start(), stop))  # unfinished: it runs to the end
                 break
             spans.append(found.span())
             pos = found.end()
@@ -236,7 +237,7 @@ def discarded_params(params: str | bytes) -> bool:
 
 
 def _as_str(part: str | bytes) -> str:
-    return part.decode("ascii") if isinstance(part, bytes) else part
+    return part.decode("latin-1") if isinstance(part, bytes) else part
 
 
 TEXT: Grammar[str] = Grammar(str)
