@@ -63,7 +63,6 @@ _TEXT_TOKENS = (
     r"\x1b(?:" + _after_esc(_QUIET, _CSI_QUIET_BODY, _INTER_QUIET_BODY)
     + "|(" + _after_esc(_INERT, _CSI_BODY, _INTER_BODY) + r")|([\s\S]*+))"
 )
-_DCS_OPENER = rf"\x1b{_INERT}*+P"
 _KIND = rf"\x1b{_INERT}*+(?P<kind>[\[\]X^_kP]|[ -/])?"
 _DCS_STATE = (
     rf"(?>{_INERT}*(?P<param>[0-9;<=>?](?:[0-9;]|{_INERT})*)?(?P<inter>[ -/](?:[ -/]|{_INERT})*)?)"
@@ -91,7 +90,8 @@ class Grammar(Generic[AnyStr]):
         self.sequence: re.Pattern[AnyStr] = re.compile(spell(_SEQUENCE))
         """A finished sequence, matched at its ESC."""
         self._tokens: re.Pattern[AnyStr] = re.compile(spell(_TEXT_TOKENS))
-        self.dcs_opener: re.Pattern[AnyStr] = re.compile(spell(_DCS_OPENER))
+        self.dcs_opener: re.Pattern[AnyStr] = re.compile(spell(r"\x1b" + DCS_OPENER))
+        self._not_colour: re.Pattern[AnyStr] = re.compile(spell(r"\x1b(?!\[[0-9;:]*m)"))
         self.csi_form: re.Pattern[AnyStr] = re.compile(spell(_CSI_FORM))
         self.inert: re.Pattern[AnyStr] = re.compile(spell(_INERT))
         self.inert_run: re.Pattern[AnyStr] = re.compile(spell(_INERT + "*+"))
@@ -100,9 +100,18 @@ class Grammar(Generic[AnyStr]):
         self._acts_in: re.Pattern[AnyStr] = re.compile(spell(_ACTS_IN))
         self._not_acting: re.Pattern[AnyStr] = re.compile(spell("[^" + _ACTING[1:]))
 
-    def compile(self, source: str) -> re.Pattern[AnyStr]:
-        """A pattern from grammar source (:func:`csi`, :func:`short_escape`) for this side's strings."""
-        return re.compile(self._spell(source))
+    def compile(self, *kinds: str) -> re.Pattern[AnyStr]:
+        """A pattern matching, at an ESC, a sequence of any of ``kinds`` (:func:`csi`, :func:`short_escape`,
+        :data:`DCS_OPENER`); their groups keep their order. The leading ESC lets the search jump from ESC
+        to ESC, at the speed of a byte search."""
+        return re.compile(self._spell(r"\x1b(?:" + "|".join(kinds) + ")"))
+
+    def past_colours(self, buf: AnyStr, start: int = 0) -> int:
+        """Index of the first ESC at or after ``start`` that does not start a plain SGR (``len(buf)`` if
+        none): colour changes, most of a flood's sequences, set no mode and ask nothing, so a scanner
+        starts here (one quick search, where its own pattern would try at every ESC)."""
+        found = self._not_colour.search(buf, start)
+        return len(buf) if found is None else found.start()
 
     def unfinished_start(self, buf: AnyStr, start: int = 0, strings: bool = True) -> int:
         """Where the sequence still unfinished at the end of ``buf`` starts (``len(buf)`` if none).
@@ -208,21 +217,23 @@ class Grammar(Generic[AnyStr]):
 
 
 def csi(finals: str, leads: str = "", lead: bool = False) -> str:
-    """Pattern source of a CSI with no intermediates and a final in ``finals``, as tmux reads it (inert
-    bytes anywhere), led by one of ``leads`` (``<=>?``; optional unless ``lead``): group 1 the parameters,
-    inert bytes still in (drop them with ``Grammar.inert``), group 2 the final."""
+    """Pattern source, after its ESC, of a CSI with no intermediates and a final in ``finals``, as tmux
+    reads it (inert bytes anywhere), led by one of ``leads`` (``<=>?``; optional unless ``lead``): the
+    first group holds the parameters, inert bytes still in (drop them with ``Grammar.inert``), the
+    second the final."""
     before = rf"{_INERT}*+[{re.escape(leads)}]{'' if lead else '?'}" if leads else ""
-    return rf"\x1b{_INERT}*+\[{before}((?:[0-9:;]|{_INERT})*+)([{finals}])"
-
-
-def dcs_opener() -> str:
-    """Pattern source of the start of a DCS string, the one kind whose body may hold an ESC."""
-    return _DCS_OPENER
+    return rf"{_INERT}*+\[{before}((?:[0-9:;]|{_INERT})*+)([{finals}])"
 
 
 def short_escape(final: str) -> str:
-    """Pattern source of ``ESC final`` (no intermediates), as tmux reads it."""
-    return rf"\x1b{_INERT}*+{re.escape(final)}"
+    """Pattern source, after its ESC, of ``ESC final`` (no intermediates), as tmux reads it."""
+    return rf"{_INERT}*+{re.escape(final)}"
+
+
+INERT = _INERT
+"""Pattern source of one inert byte inside ESC or CSI (a C0 control that acts, DEL, or past ASCII)."""
+DCS_OPENER = rf"{_INERT}*+P"
+"""Pattern source, after its ESC, of the start of a DCS string, the one kind whose body may hold an ESC."""
 
 
 def discarded_params(params: str | bytes) -> bool:

@@ -11,13 +11,13 @@ uses the same scanner to carry modes over bytes it skips when catching up.
 
 from __future__ import annotations
 
-from .grammar import BYTES, csi, dcs_opener, discarded_params, short_escape
+from .grammar import BYTES, DCS_OPENER, csi, discarded_params, short_escape
 from .sequences import ALT_SCREENS, APP_CURSOR_KEYS, BRACKETED_PASTE, RIS, RM, SM
 
 _SET = SM.encode()
 _PRIVATE_MODE = BYTES.compile(csi(SM + RM, "?", lead=True))
 _RESET = BYTES.compile(short_escape(RIS))
-_NOTABLE = BYTES.compile(f"{csi(SM + RM, '?', lead=True)}|{short_escape(RIS)}|{dcs_opener()}")
+_NOTABLE = BYTES.compile(csi(SM + RM, "?", lead=True), short_escape(RIS), DCS_OPENER)
 
 
 class ModeTracker:
@@ -42,7 +42,8 @@ class ModeTracker:
         if b"\x1b" not in data and not self.carry:
             return
         buf = self.carry + data
-        notable = _NOTABLE.search(buf) is not None  # the common case is none: no mode, reset or DCS
+        skip = BYTES.past_colours(buf)
+        notable = skip < len(buf) and _NOTABLE.search(buf, skip) is not None  # commonly no mode, reset, DCS
         end = BYTES.unfinished_start(buf, strings=notable)
         self.carry = BYTES.hold(buf[end:])[1] if end < len(buf) else b""
         if not notable:

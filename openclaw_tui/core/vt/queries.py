@@ -14,11 +14,15 @@ once it ends.
 
 from __future__ import annotations
 
-from .grammar import BYTES, csi, dcs_opener
+from .grammar import BYTES, DCS_OPENER, INERT
 from .sequences import CURSOR_REPORT, DA, DSR, STATUS_REPORT
 
-_CANDIDATE = BYTES.compile(csi(DSR + DA, "?>"))
-_CANDIDATE_OR_DCS = BYTES.compile(f"{csi(DSR + DA, '?>')}|({dcs_opener()})")
+# A CSI that may be a query, read as the grammar does (inert bytes anywhere): at most a lead and one digit,
+# so the scan gives up on an SGR at its second parameter byte; _is_query says which it is.
+_I = f"{INERT}*+"
+_CANDIDATE_FORM = rf"{_I}\[{_I}[?>]?{_I}[0{STATUS_REPORT}{CURSOR_REPORT}]?{_I}[{DSR}{DA}]"
+_CANDIDATE = BYTES.compile(_CANDIDATE_FORM)
+_CANDIDATE_OR_DCS = BYTES.compile(_CANDIDATE_FORM, f"({DCS_OPENER})")
 _QUERIES = {  # (lead, parameters, final) as the grammar reads them
     (b"", str(CURSOR_REPORT).encode(), DSR.encode()), (b"?", str(CURSOR_REPORT).encode(), DSR.encode()),
     (b"", str(STATUS_REPORT).encode(), DSR.encode()),
@@ -45,8 +49,9 @@ class QueryScanner:
             buf = self.carry + data
         else:
             return []
-        candidates = list(_CANDIDATE_OR_DCS.finditer(buf))
-        strings = any(m.group(3) for m in candidates)  # a DCS string: read the exact way, rarely needed
+        skip = BYTES.past_colours(buf)
+        candidates = list(_CANDIDATE_OR_DCS.finditer(buf, skip)) if skip < len(buf) else []
+        strings = any(m.group(1) for m in candidates)  # a DCS string: read the exact way, rarely needed
         end = BYTES.unfinished_start(buf, strings=strings)
         self.carry = BYTES.hold(buf[end:])[1] if end < len(buf) else b""
         if strings:
