@@ -1,12 +1,7 @@
 """The ``process`` tool: the ten actions an agent uses to supervise its background sessions.
 
-Each action is a small function; the table at the bottom maps action names to them (the four that send
-input live in :mod:`.process_input`). Problems an agent
-can fix (no such session, stdin closed, nothing to send) come back as ``failed`` results that say what
-to do instead, and a session outside the caller's scope is reported exactly like a missing one. A
-session that waits for the operator's approval has not started: poll waits for the decision as a timed
-poll waits for output, log and list show it waiting, kill and remove withdraw its request, and the
-actions that need a running program say it has not started.
+Each action is a small function, mapped by the table at the bottom (the four that send input live in
+:mod:`.process_input`).
 """
 
 from __future__ import annotations
