@@ -16,6 +16,8 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.dialogs import ApprovalQueue, DenyReason, PatternEditor
+from openclaw_tui.ui.dialogs.approval_queue import row
+from openclaw_tui.ui.sessions.rows import end_label
 
 from ..hosting import close_within
 from .conftest import SIZE, footer_actions, header, run, toasts, until
@@ -105,6 +107,15 @@ async def test_d_denies_with_a_reason_that_reaches_the_agent(asking):
         res = await asking.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="main")
         assert res["details"]["status"] == "failed" and res["details"]["failureKind"] == "approval-denied"
         assert "it never ran" in res["text"] and "not on a Friday" in res["text"]
+        assert end_label(asking.session(sid)) == "denied"  # the list's exit column: it never ran
+
+
+def test_a_row_is_two_lines_cut_to_the_lists_width_however_long_the_command_and_why() -> None:
+    request = {"approvalId": "ap-1", "expiresAtMs": 0, "agent": "builder", "cwd": "/tmp",
+               "command": "git status && " * 20, "why": "`git status` is not on the allowlist; " * 10}
+    lines = row(request, 60).split("\n")
+    assert len(lines) == 2 and all(line.cell_len <= 60 for line in lines), lines
+    assert lines[0].plain.endswith("…") and lines[1].plain.endswith("…")
 
 
 async def test_allow_always_opens_the_pattern_editor_and_a_widened_pattern_allows_later_runs(asking, tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,20 +42,29 @@ def call(env: dict[str, str], config: Path, request: dict[str, object], agent: s
     return dict(json.loads(proc.stdout))
 
 
-def test_the_operator_approves_one_request_and_denies_another_by_hand(asking_env: tuple[dict[str, str], Path]) -> None:
+def awaiting(screen: str, n: int | None) -> bool:
+    """Whether the header counts ``n`` requests (None: no count), in its long form or a narrow one's."""
+    found = re.search(r" (\d+) (awaiting approval|to approve) ", screen.splitlines()[0])
+    return (found is None) if n is None else (found is not None and int(found.group(1)) == n)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_the_operator_approves_one_request_and_denies_another_by_hand(asking_env: tuple[dict[str, str], Path],
+                                                                      size: tuple[int, int]) -> None:
     env, config = asking_env
+    cols, rows = size
     first = call(env, config, {"tool": "exec", "command": "echo approved-by-hand", "background": True,
                                "workdir": "/tmp"}, "builder")
     assert first["details"]["status"] == "approval-pending", first
     tmux = Tmux()
-    subprocess.run(["tmux", "-L", tmux.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "140", "-y",
-                    "40", dashboard_command()], check=True, env=env, timeout=20)
+    subprocess.run(["tmux", "-L", tmux.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", str(cols),
+                    "-y", str(rows), dashboard_command()], check=True, env=env, timeout=20)
     try:
-        tmux.wait(lambda s: "1 awaiting approval" in s, "the header's count")
+        tmux.wait(lambda s: awaiting(s, 1), "the header's count")
         second = call(env, config, {"tool": "exec", "command": "touch /tmp/never-made-by-approvals", "background": True,
                                     "workdir": "/tmp"}, "cleaner")
         assert second["details"]["status"] == "approval-pending", second
-        tmux.wait(lambda s: "2 awaiting approval" in s and "Approval needed: cleaner" in s, "the second announced")
+        tmux.wait(lambda s: awaiting(s, 2) and "Approval needed: cleaner" in s, "the second announced")
         tmux.keys("a")
         screen = tmux.wait(lambda s: "Approvals: 2 requests waiting" in s, "the queue", retry=lambda: tmux.keys("a"))
         assert "builder @ local" in screen and "cleaner @ local" in screen and "echo approved-by-hand" in screen
@@ -68,7 +78,7 @@ def test_the_operator_approves_one_request_and_denies_another_by_hand(asking_env
         tmux.keys("Enter")
         tmux.wait(lambda s: "Approvals: none waiting" in s, "the queue empty")
         tmux.keys("Escape")
-        tmux.wait(lambda s: "awaiting approval" not in s.splitlines()[0], "the header without a count")
+        tmux.wait(lambda s: awaiting(s, None), "the header without a count")
     finally:
         tmux.run("kill-server")
     done = call(env, config, {"tool": "process", "action": "poll", "sessionId": first["details"]["sessionId"],

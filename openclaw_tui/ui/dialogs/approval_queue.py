@@ -38,16 +38,20 @@ def time_left(request: Mapping[str, Any], now_ms: float | None = None) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def row(request: Mapping[str, Any]) -> Text:
-    """One request in the list: time left, who and where, the masked command; then why it asks."""
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{time_left(request):>7}  ", style="bold #ffaf00")
-    text.append(f"{request.get('agent') or 'operator'}", style="bold")
-    text.append(f" @ {request.get('node') or 'local'}  {visible(str(request.get('cwd', '')))}  ", style="dim")
-    text.append(visible(str(request.get("maskedCommand") or request.get("command", ""))))
+def row(request: Mapping[str, Any], width: int = 0) -> Text:
+    """One request in the list: time left, who and where, the masked command; then why it asks. Each is one
+    line, cut to ``width`` (when known) with an ellipsis, so every request takes two rows of the list."""
+    head = Text()
+    head.append(f"{time_left(request):>7}  ", style="bold #ffaf00")
+    head.append(f"{request.get('agent') or 'operator'}", style="bold")
+    head.append(f" @ {request.get('node') or 'local'}  {visible(str(request.get('cwd', '')))}  ", style="dim")
+    head.append(visible(str(request.get("maskedCommand") or request.get("command", ""))))
     why = visible(str(request.get("why", "")))
-    text.append(f"\n         {why if len(why) <= WHY_SHOWN else why[:WHY_SHOWN - 1] + '…'}", style="dim")
-    return text
+    reason = Text(f"         {why if len(why) <= WHY_SHOWN else why[:WHY_SHOWN - 1] + '…'}", style="dim")
+    for line in (head, reason):
+        if width > 0:
+            line.truncate(width, overflow="ellipsis")
+    return Text("\n").join((head, reason))
 
 
 def detail(request: Mapping[str, Any]) -> Text:
@@ -112,7 +116,7 @@ class ApprovalQueue(Dialog[None]):
         listed = self.query_one(OptionList)
         keep = self.selected
         self.requests = list(self.host.pending_approvals())
-        listed.set_options([Option(row(r), id=r["approvalId"]) for r in self.requests])
+        listed.set_options([Option(row(r, self._row_width()), id=r["approvalId"]) for r in self.requests])
         ids = [r["approvalId"] for r in self.requests]
         if ids:
             listed.highlighted = ids.index(keep["approvalId"]) if keep and keep["approvalId"] in ids else 0
@@ -124,7 +128,11 @@ class ApprovalQueue(Dialog[None]):
     def _tick(self) -> None:
         listed = self.query_one(OptionList)
         for request in self.requests:
-            listed.replace_option_prompt(request["approvalId"], row(request))
+            listed.replace_option_prompt(request["approvalId"], row(request, self._row_width()))
+
+    def _row_width(self) -> int:
+        """The list's width for a row's text (0 before the first layout: rows are cut at the next tick)."""
+        return self.query_one(OptionList).scrollable_content_region.width
 
     def _show_detail(self) -> None:
         request = self.selected

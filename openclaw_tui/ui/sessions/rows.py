@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from openclaw_tui.core.session import APPROVAL_PENDING, COMPLETED, FAILED
+from openclaw_tui.core.session import (
+    APPROVAL_DENIED,
+    APPROVAL_PENDING,
+    APPROVAL_TIMEOUT,
+    APPROVAL_WITHDRAWN,
+    COMPLETED,
+    FAILED,
+)
 from openclaw_tui.remote.mirror import SessionView
 
 from .. import clock
@@ -56,6 +63,9 @@ def node_label(session: SessionView) -> str:
     return session.node if session.node is not None else LOCAL
 
 
+NEVER_RAN = {APPROVAL_DENIED: "denied", APPROVAL_TIMEOUT: "expired", APPROVAL_WITHDRAWN: "withdrawn"}
+
+
 def end_label(session: SessionView) -> str:
     """Exit code or signal of a finished session (``exit 0``, ``SIGKILL``, ``timeout``); empty while running."""
     if session.running:
@@ -64,6 +74,8 @@ def end_label(session: SessionView) -> str:
         return "timeout"
     if session.exit.signal:
         return session.exit.signal
+    if session.exit.failure in NEVER_RAN:  # the operator's decision, or none in time: nothing ran
+        return NEVER_RAN[session.exit.failure]
     if session.exit.code is None:  # no status could be had: the host that ran it died
         return "died" if session.exit.failure else "ended"  # its host died (the status column: failed)
     return f"exit {session.exit.code}"
