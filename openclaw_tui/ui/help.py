@@ -34,14 +34,6 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "clear", "clear a finished session from the list"),
         (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
     ]),
-    ("Approvals (the operator decides before a command runs)", [
-        (DOMNode, "approvals", "the queue of requests, every node's: who, where, why, time left"),
-        (ApprovalQueue, "approval-once", "in the queue: allow the request once"),
-        (ApprovalQueue, "approval-always", "in the queue: allow always (the pattern editor: widen it first)"),
-        (PatternEditor, "pattern-allow", "in the pattern editor: add the patterns and allow"),
-        (ApprovalQueue, "approval-deny", "in the queue: deny, with an optional reason"),
-        (ApprovalQueue, "approval-close", "in the queue: close without deciding (Enter never approves)"),
-    ]),
     ("Input to the selected session", [
         (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),
         (TerminalView, "leave-type-through", "leave type-through"),
@@ -67,6 +59,14 @@ GROUPS: list[tuple[str, list[Entry]]] = [
     ("Dashboard", [
         (DOMNode, "help", "this help"),
         (DOMNode, "quit", "quit: with sessions running, asks whether to keep them running or end them"),
+    ]),
+    ("Approvals (the operator decides before a command runs)", [
+        (DOMNode, "approvals", "the queue of requests, every node's: who, where, why, time left"),
+        (ApprovalQueue, "approval-once", "in the queue: allow the request once"),
+        (ApprovalQueue, "approval-always", "in the queue: allow always (the pattern editor: widen it first)"),
+        (PatternEditor, "pattern-allow", "in the pattern editor: add the patterns and allow"),
+        (ApprovalQueue, "approval-deny", "in the queue: deny, with an optional reason"),
+        (ApprovalQueue, "approval-close", "in the queue: close without deciding (Enter never approves)"),
     ]),
 ]
 
