@@ -3,7 +3,8 @@
 ``protocol`` documents the methods and encodes messages, ``socketpaths`` finds the per-user socket,
 ``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` a few
 requests over a blocking socket for commands that must start fast, and ``autostart`` starts a host for a
-client that found none.
+client that found none. ``backoff`` spaces the tries of a link that keeps its host over time (the
+dashboard's, a node's) to connect again.
 """
 
 from openclaw_tui.core.exports import lazy_exports
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         host_opener as host_opener,
         start_host as start_host,
     )
+    from .backoff import ReconnectBackoff as ReconnectBackoff
     from .client import HostClient as HostClient, NoHost as NoHost
     from .socketpaths import (
         SocketPathError as SocketPathError,
