@@ -25,6 +25,8 @@ from pathlib import Path
 
 from openclaw_tui.core.calls import calltext, failure, toolcall
 from openclaw_tui.remote.wire import (
+    BACK_S,
+    RideThrough,
     SocketPathError,
     check_length,
     find_host,
@@ -39,7 +41,6 @@ if TYPE_CHECKING:
 
 HELLO_ID, CALL_ID = 1, 2
 CLIENT = "openclaw-tui call"
-RETRIES = 3  # re-execs in a row a read rides through
 
 
 class BadInput(Exception):
@@ -112,8 +113,9 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
         check_length(path)
     except SocketPathError as exc:
         raise NoAnswer(str(exc)) from None
+    ride = RideThrough(call, path)
     before: dict[str, Any] | None = None
-    for _ in range(RETRIES + 1):
+    while True:
         try:
             return _once(path, line)
         except Dropped as lost:
@@ -121,15 +123,15 @@ def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, A
         back = oneshot.same_host(path, before, CLIENT) if before else _answering(path)
         if back is None:
             raise NoAnswer(_closed(path))
-        if not p.retry_safe(call):  # the same host answers again: it re-executed itself (or tried to)
-            raise NoAnswer(f"{p.RESTARTED} (host on {path})")
-    raise NoAnswer(f"the host on {path} restarted {RETRIES + 1} times while this call ran; it was not answered")
+        why = ride.restarted()  # the same host answers again: it re-executed itself (or tried to)
+        if why is not None:
+            raise NoAnswer(why)
 
 
 def _answering(path: Path) -> dict[str, Any] | None:
     """The ``hello`` of whatever host answers on ``path`` now (the connection was lost before its own)."""
     try:
-        return oneshot.hello(path, CLIENT, oneshot.BACK_S)
+        return oneshot.hello(path, CLIENT, BACK_S)
     except (oneshot.HostUnreachable, p.RemoteError):
         return None
 

@@ -3,8 +3,13 @@
 ``protocol`` documents the methods and encodes messages, ``socketpaths`` finds the per-user socket,
 ``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` a few
 requests over a blocking socket for commands that must start fast, and ``autostart`` starts a host for a
-client that found none. ``backoff`` spaces the tries of a link that keeps its host over time (the
-dashboard's, a node's) to connect again.
+client that found none.
+
+A lost connection is met the same way by every client that meets it: ``retry`` says how one call rides
+through its host re-executing itself in place (which calls are sent again, how many times, how long the host
+may take to be back, and the words when they are not), for ``openclaw-tui call`` and the MCP server alike;
+``backoff`` spaces the tries of a link that keeps its host over time (the dashboard's, a node's) to connect
+again.
 """
 
 from openclaw_tui.core.exports import lazy_exports
@@ -19,6 +24,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .backoff import ReconnectBackoff as ReconnectBackoff
     from .client import HostClient as HostClient, NoHost as NoHost
+    from .retry import BACK_S as BACK_S, RideThrough as RideThrough
     from .socketpaths import (
         SocketPathError as SocketPathError,
         check_length as check_length,

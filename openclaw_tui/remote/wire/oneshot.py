@@ -11,14 +11,13 @@ import json
 import socket
 
 from . import protocol as p
+from .retry import BACK_S
 from .socketpaths import SocketPathError, check_length
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
-
-BACK_S = 30.0  # how long a host that re-executes itself may take to serve again
 
 
 class HostUnreachable(Exception):
