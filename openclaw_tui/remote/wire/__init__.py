@@ -1,9 +1,8 @@
 """The host protocol and the clients' side of it: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
 
 ``protocol`` documents the methods and encodes messages, ``socketpaths`` finds the per-user socket,
-``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` a few
-requests over a blocking socket for commands that must start fast, and ``autostart`` starts a host for a
-client that found none.
+``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` the
+blocking one, for commands that must start fast, and ``autostart`` starts a host for a client that found none.
 
 A lost connection is met the same way by every client that meets it: ``retry`` says how one call rides
 through its host re-executing itself in place (which calls are sent again, how many times, how long the host

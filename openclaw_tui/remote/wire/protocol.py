@@ -138,6 +138,13 @@ def request(id_: int, method: str, params: dict[str, Any]) -> bytes:
     return encode({"jsonrpc": "2.0", "id": id_, "method": method, "params": params})
 
 
+def within_limit(line: bytes) -> bytes:
+    """``line``, when the other side will read it; MessageTooLarge saying how large it is, when not."""
+    if len(line) >= MAX_LINE:
+        raise MessageTooLarge(f"{len(line)} bytes once encoded; the host reads at most {MAX_LINE} per message")
+    return line
+
+
 def notification(method: str, params: dict[str, Any]) -> bytes:
     return encode({"jsonrpc": "2.0", "method": method, "params": params})
 
