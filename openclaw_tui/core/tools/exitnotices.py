@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..session import COMPLETED, Session
+from ..session import Session, Status
 
 SNIPPET_CHARS = 180
 QUEUE_MAX = 100
@@ -81,7 +81,7 @@ class Notices:
         if end.killed_by not in (None, "timeout"):
             return None
         text = snippet(session)
-        if end.status == COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
+        if end.status == Status.COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
             return None
         notice = {
             "sessionId": session.id,

@@ -24,8 +24,8 @@ from typing import Any
 
 from openclaw_tui.core.calls import failure
 from openclaw_tui.core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
+from openclaw_tui.core.containment import Placement
 from openclaw_tui.core.session import (
-    RUNNING,
     Event,
     EventBus,
     ExitRecord,
@@ -34,6 +34,7 @@ from openclaw_tui.core.session import (
     Output,
     RawRing,
     SizeMark,
+    Status,
     events as ev,
 )
 from openclaw_tui.core.tools import InputRefused, InputSent, join_id
@@ -79,14 +80,14 @@ class RemoteSession:
         self.started_ms = _ms(d.get("startedAt")) or 0
         self.exit = ExitRecord.from_details(d, _ms(d.get("endedAt")))
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
-        self.placement = d.get("host", "gateway")
+        self.placement = d.get("host", Placement.GATEWAY)
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
 
     # -- state ----------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return bool(self.status == RUNNING)
+        return bool(self.status == Status.RUNNING)
 
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)

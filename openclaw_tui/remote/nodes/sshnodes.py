@@ -23,7 +23,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import NOTIFICATION, RUNNING, Event
+from openclaw_tui.core.session import NOTIFICATION, Event, Status
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -74,7 +74,7 @@ class SshNodes:
             res = failure(f"node {link.name} did not answer within {LIST_WAIT_S:.0f} s (still trying)",
                           "node-unreachable")
         details = res["details"]
-        if details["status"] != "failed":
+        if details["status"] != Status.FAILED:
             return NodeListing(link.name, details.get("sessions", []))
         last_seen = [_unreachable(link.name, d) for d in link.sessions(agent)]
         return NodeListing(link.name, last_seen, res["text"])
@@ -88,7 +88,7 @@ class SshNodes:
         for notice in in_node_terms(res, node, call):
             self._take_notice(node, pid, notice)
         details = res["details"]
-        if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != RUNNING:
+        if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != Status.RUNNING:
             self._mark_told(node, pid, call["sessionId"])  # the agent has just read how it ended
             self._relay.forget(join_id(node, call["sessionId"]))
         return res
