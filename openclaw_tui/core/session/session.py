@@ -25,6 +25,7 @@ from ..procs import echo_hidden
 from ..vt import ModeTracker, QueryScanner
 from .buffers import Output
 from .capture import OutputCapture, now_ms
+from .events import ExitNotice
 from .exitrecord import ExitRecord
 from .inputlog import InputLog
 from .rawring import RawRing
@@ -296,11 +297,12 @@ class Session:
             polled = self.output.total_chars - sum(pending.sizes.values()) - pending.dropped
             self.journal.meta({**self._identity(), "polled": polled, "told": self.told})
 
-    def record_exit(self, notice: dict[str, Any] | None) -> None:
+    def record_exit(self, notice: ExitNotice | None) -> None:
         """Hand the journal how the session ended (written at once), with the exit notice queued for it."""
         if self.journal is not None:
             self.journal.exit({"exit": self.exit.to_json(), "durationMs": self.runtime_ms(),
-                               "lastOutputMs": self.capture.last_ms, "notice": notice})
+                               "lastOutputMs": self.capture.last_ms,
+                               "notice": None if notice is None else notice.to_json()})
 
     # -- as data --------------------------------------------------------------------------------
     def _identity(self) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import NOTIFICATION, Event, Status
+from openclaw_tui.core.session import Event, ExitNotice, Status
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -94,8 +94,8 @@ class SshNodes:
         return res
 
     def _on_event(self, link: NodeLink, event: Event) -> None:
-        if event.kind == NOTIFICATION and event.data.get("sessionId"):
-            self._take_notice(link.name, link.host_pid, event.data)
+        if isinstance(event.payload, ExitNotice) and event.payload.session_id:
+            self._take_notice(link.name, link.host_pid, event.payload.to_json())
 
     def _take_notice(self, node: str, pid: int | None, notice: dict[str, Any]) -> None:
         bare = notice["sessionId"]
