@@ -1,18 +1,8 @@
 """What happened to sessions, for whoever watches: the dashboard, the socket server, the MCP server.
 
-An :class:`Event` is a kind (:class:`EventKind`), the session it concerns, and a frozen payload of the one
-type that kind carries (:data:`PAYLOADS`). ``Event.to_json`` and ``Event.from_json`` are the one place an
-event becomes the socket's ``event`` notification ``{kind, sessionId, data}`` and comes back from it, so a
-frontend reads the same JSON whoever published the event, and a mirror republishes what it received as
-the events it was.
-
-Subscribers get a snapshot first and then every change, through a plain callback called on the loop
-(no Textual here: the UI turns callbacks into its own messages). Output arrives far faster than anyone
-can look at it, so a consumer that cannot keep up wraps its listener in an :class:`OutputCoalescer`: it
-hears of a session's output once, and again only after it says it handled that. Every consumer does so
-the same way (``watch()`` here, the socket server, the dashboard's bridge); everything else is delivered
-in order. A host in another process is mirrored onto a bus of its own, so frontends subscribe to either
-alike.
+An :class:`Event` is an :class:`EventKind` and a frozen payload of the type :data:`PAYLOADS` names for it,
+turned into the socket's JSON and back in one place; a consumer that cannot keep up with output listens
+through an :class:`OutputCoalescer`.
 """
 
 from __future__ import annotations
