@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from openclaw_tui.core.approvals import visible
-from openclaw_tui.core.session import FAILED, end_words
+from openclaw_tui.core.session import Status, end_words
 from openclaw_tui.remote.mirror import SessionView
 
 from .notices import Notice
@@ -82,7 +82,7 @@ class Announcer:
         self._answered.discard(sid)
         self._expected.discard(sid)
         how = end_words(bool(details.get("timedOut")), details.get("exitSignal"), details.get("exitCode"))
-        failed = details["status"] == FAILED or bool(details.get("exitCode"))
+        failed = details["status"] == Status.FAILED or bool(details.get("exitCode"))
         self._merge(EXIT, [(sid, f"{sid} ({details['name']}) {details['status']}, {how}", failed)],
                     "error" if failed else "information")
 

@@ -19,7 +19,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config import ExecSettings, Settings
-from openclaw_tui.core.session import Event, events as ev
+from openclaw_tui.core.session import APPROVAL_KINDS, ApprovalState, Event, Snapshot
 from openclaw_tui.core.tools.models import ACTIONS
 from openclaw_tui.remote.mcp.mcp_tools import OUTPUT_SCHEMA
 from openclaw_tui.remote.server.callers import Confinement
@@ -133,10 +133,11 @@ async def test_a_confined_connection_never_sees_a_request_go_by(tmp_path) -> Non
         host.subscribe(seen.append)()
         confined = Confinement("some-session", "main")
         snapshot = confined.sees(seen[0], host)
-        assert seen[0].data["approvals"] and snapshot is not None and "approvals" not in snapshot.data
+        assert isinstance(seen[0].payload, Snapshot) and seen[0].payload.approvals
+        assert snapshot is not None and "approvals" not in snapshot.to_json()["data"]
         request = host.pending_approvals()[0]
-        for kind in ev.APPROVAL_KINDS:
-            assert confined.sees(Event(kind, sid, {**request, "agent": "main"}), host) is None
+        for kind in APPROVAL_KINDS:
+            assert confined.sees(Event(kind, sid, ApprovalState({**request, "agent": "main"})), host) is None
 
 
 def server_params(sock: Path) -> StdioServerParameters:

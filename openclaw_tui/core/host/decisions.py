@@ -35,11 +35,13 @@ from ..session import (
     APPROVAL_TIMEOUT,
     APPROVAL_WITHDRAWN,
     HOST_CLOSED,
+    ApprovalState,
     Event,
     EventBus,
+    EventKind,
+    ExitNotice,
     Registry,
     Session,
-    events as ev,
     now_ms,
 )
 from ..tools import Notices, waiting_notice
@@ -55,7 +57,7 @@ class Host(Protocol):
     notices: Notices
     approvals: Approvals
 
-    def publish(self, kind: str, session: Session) -> None: ...
+    def publish(self, kind: EventKind, session: Session) -> None: ...
 
     def supervise(self, session: Session, timeout_s: float) -> None: ...
 
@@ -86,7 +88,7 @@ def settled(core: Host, pending: Pending) -> bool:
             ended(core, session, exc.kind, str(exc))
             return False
         session.record_meta()
-        core.publish(ev.STARTED, session)
+        core.publish(EventKind.STARTED, session)
         core.supervise(session, launch.timeout_s)
         return True
     if decision.state == WITHDRAWN:
@@ -104,8 +106,8 @@ def ended(core: Host, session: Session, failure: str, reason: str | None) -> Non
 def changed(core: Host, kind: str, request: ApprovalRequest) -> None:
     """A request was made or decided: operator frontends hear of it, the journal keeps it."""
     data = request.to_json()
-    core.bus.publish(Event(ev.APPROVAL_REQUESTED if kind == REQUESTED else ev.APPROVAL_DECIDED,
-                           request.session_id, data))
+    core.bus.publish(Event(EventKind.APPROVAL_REQUESTED if kind == REQUESTED else EventKind.APPROVAL_DECIDED,
+                           request.session_id, ApprovalState(data)))
     core.journal.approval({"event": kind, **data})
     session = core.registry.get(request.session_id, None)
     if session is not None and session.running and not session.exit.started:
@@ -118,7 +120,7 @@ def notice(core: Host, request: ApprovalRequest) -> None:
     if session is not None and session.agent is not None:
         told = waiting_notice(session, request)
         core.notices.add(told)
-        core.bus.publish(Event(ev.NOTIFICATION, session.id, told))
+        core.bus.publish(Event(EventKind.NOTIFICATION, session.id, ExitNotice.from_json(told)))
 
 
 def recovered(core: Host, records: list[dict[str, Any]]) -> None:

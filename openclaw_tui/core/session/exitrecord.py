@@ -8,10 +8,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-RUNNING = "running"
-COMPLETED = "completed"
-FAILED = "failed"
-APPROVAL_PENDING = "approval-pending"  # not started: the operator has not decided yet
+from .status import Status
+
 HOST_DIED = "host-died"  # ``failure``: the host that ran it died, and the next host found it ended
 APPROVAL_DENIED = "approval-denied"  # ``failure``: the operator denied it; it never ran
 APPROVAL_TIMEOUT = "approval-timeout"  # ``failure``: nobody decided in time and askFallback denied it
@@ -62,12 +60,12 @@ class ExitRecord:
     reason: str | None = None  # the operator's words, when it was denied
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.ended_ms is None:
-            return RUNNING if self.started else APPROVAL_PENDING
+            return Status.RUNNING if self.started else Status.APPROVAL_PENDING
         if self.failure is not None or self.timed_out or self.signal is not None or self.code in (126, 127):
-            return FAILED
-        return COMPLETED
+            return Status.FAILED
+        return Status.COMPLETED
 
     def words(self) -> str:
         """How it ended, for a sentence: ``exit code 2``, ``killed by SIGINT``, ``timed out``."""
@@ -134,7 +132,7 @@ class ExitRecord:
     @classmethod
     def from_details(cls, d: dict[str, Any], ended_ms: int | None) -> ExitRecord:
         """The record as a session's details tell it (a mirror of a host elsewhere)."""
-        started = d.get("status") != APPROVAL_PENDING and not d.get("neverRan")
+        started = d.get("status") != Status.APPROVAL_PENDING and not d.get("neverRan")
         return cls(ended_ms, d.get("exitCode"), d.get("exitSignal"), d.get("timedOut", False), d.get("killedBy"),
                    d.get("cleanup") or "pending", list(d.get("leftoverPids") or []), d.get("failureKind"), started,
                    ((d.get("approval") or {}).get("decision") or {}).get("reason"))

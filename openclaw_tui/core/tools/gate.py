@@ -31,7 +31,7 @@ from ..approvals import (
 from ..calls import EXEC_FIELDS, ToolResult, result
 from ..config import ExecSettings
 from ..launch import run_path
-from ..session import APPROVAL_PENDING, Session, masked, now_ms
+from ..session import Session, Status, masked, now_ms
 from .models import ExecParams
 from .toolcore import ToolCore
 
@@ -124,14 +124,14 @@ def pending_result(core: ToolCore, session: Session, pending: Pending) -> ToolRe
     details: dict[str, Any] = {k: session.details()[k] for k in EXEC_FIELDS}
     details.update(tail="", failureKind=None, approvalId=request.approval_id, expiresAtMs=request.expires_ms,
                    operatorAttached=attached, why=request.why, approval=session.approval)
-    return result(text, APPROVAL_PENDING, **details)
+    return result(text, Status.APPROVAL_PENDING, **details)
 
 
 def waiting_notice(session: Session, request: ApprovalRequest) -> dict[str, Any]:
     """The one notice an agent gets while its run still waits for the operator."""
     text = (f"[approval] {session.id} ({session.name}) still waits for the operator's approval (approval "
             f"{request.approval_id}, until {_clock(request.expires_ms)} UTC); it has not started. Do not re-run it.")
-    return {"sessionId": session.id, "name": session.name, "agent": session.agent, "status": APPROVAL_PENDING,
+    return {"sessionId": session.id, "name": session.name, "agent": session.agent, "status": Status.APPROVAL_PENDING,
             "kind": "approval-waiting", "approvalId": request.approval_id, "expiresAtMs": request.expires_ms,
             "text": text}
 

@@ -17,7 +17,7 @@ from ..config import POLL_WAIT_MAX_MS
 from ..journal import status
 from ..launch import end_session
 from ..procs import kernel_evidence_available
-from ..session import APPROVAL_PENDING, HOST_DIED, RUNNING, ExitRecord, Session, iso
+from ..session import HOST_DIED, ExitRecord, Session, Status, iso
 from .models import ACTIONS, ProcessParams, misplaced
 from .nodecalls import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
@@ -59,7 +59,7 @@ async def run_process(core: ToolCore, params: ProcessParams, agent: str | None) 
 
 
 def awaiting_approval(session: Session) -> bool:
-    return session.status == APPROVAL_PENDING
+    return session.status == Status.APPROVAL_PENDING
 
 
 def list_line(d: dict[str, Any]) -> str:
@@ -68,10 +68,10 @@ def list_line(d: dict[str, Any]) -> str:
     if d.get("nodeReachable") is False:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
-    if d["status"] == APPROVAL_PENDING:
+    if d["status"] == Status.APPROVAL_PENDING:
         mark = " (not started: waits for the operator's approval)"
     words = ExitRecord.from_details(d, None).words()
-    end = "" if d["status"] in (RUNNING, APPROVAL_PENDING) else f" ({words})"
+    end = "" if d["status"] in (Status.RUNNING, Status.APPROVAL_PENDING) else f" ({words})"
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
@@ -89,7 +89,7 @@ async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
     text = "\n".join([*map(list_line, sessions)] or ["No background sessions."])
     if notes:
         text += "\n" + "\n".join(notes)
-    return result(text, "completed", sessions=sessions, journal=journal, **more)
+    return result(text, Status.COMPLETED, sessions=sessions, journal=journal, **more)
 
 
 def _status_line(session: Session) -> str:
@@ -214,7 +214,7 @@ def _pending_poll(core: ToolCore, s: Session, p: ProcessParams) -> ToolResult:
         parts.append(f"(waited at most {POLL_WAIT_MAX_MS} ms, the longest a poll waits)")
     details.update(retryInMs=retry, expiresAtMs=approval.get("expiresAtMs"),
                    operatorAttached=core.approvals.approvers > 0)
-    return result("\n".join(parts), APPROVAL_PENDING, newOutputChars=0, droppedChars=0, **_without_status(details))
+    return result("\n".join(parts), Status.APPROVAL_PENDING, newOutputChars=0, droppedChars=0, **_without_status(details))
 
 
 def _without_status(d: dict[str, Any]) -> dict[str, Any]:
@@ -300,7 +300,7 @@ async def _withdraw(core: ToolCore, s: Session, agent: str | None) -> str:
 async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if awaiting_approval(s):
         text = await _withdraw(core, s, agent)
-        return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
+        return result(text, Status.COMPLETED, sessionStatus=s.status, **_without_status(s.details()))
     if not s.running:
         return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
@@ -309,14 +309,14 @@ async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
     if s.exit.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
                  f"still there: pid {', '.join(map(str, s.exit.leftover)) or 'unknown'}.")
-    return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
+    return result(text, Status.COMPLETED, sessionStatus=s.status, **_without_status(s.details()))
 
 
 async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
     core.registry.drop(s.id)
-    return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
+    return result(f"Cleared session {s.id}.", Status.COMPLETED, sessionId=s.id)
 
 
 async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
@@ -325,7 +325,7 @@ async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None
     elif s.running:
         await _end(s, agent)
     core.registry.drop(s.id)
-    return result(f"Removed session {s.id} ({s.exit.words()}).", "completed", sessionId=s.id, cleanup=s.exit.cleanup)
+    return result(f"Removed session {s.id} ({s.exit.words()}).", Status.COMPLETED, sessionId=s.id, cleanup=s.exit.cleanup)
 
 
 _HANDLERS: dict[str, Handler] = {
