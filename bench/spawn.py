@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config.settings import ExecSettings, Settings, default_secrets
+from openclaw_tui.core.config.settings import ExecSettings, PlacementMode, Settings, default_secrets
 from openclaw_tui.core.containment import credentials, sandbox
 from openclaw_tui.core.launch.secretenv import sandbox_environment
 
@@ -66,7 +66,7 @@ def before_the_table() -> ExecSettings:
     """Sandboxed runs as they were: the old four home paths and the sockets, no environment filter."""
     home = os.environ.get("HOME") or os.path.expanduser("~")
     old = (*default_secrets(os.environ), *(os.path.join(home, p) for p in OLD_HOME_SECRETS))
-    return replace(ExecSettings(), placement="sandbox", secrets=old, shown=("/",), pass_env=("*",))
+    return replace(ExecSettings(), placement=PlacementMode.SANDBOX, secrets=old, shown=("/",), pass_env=("*",))
 
 
 def loop_cost_us(s: ExecSettings, workdir: str, n: int = 300) -> float:
@@ -85,7 +85,7 @@ def loop_cost_us(s: ExecSettings, workdir: str, n: int = 300) -> float:
 
 async def compare(n: int) -> tuple[list[float], list[float]]:
     """Per-call ms of a foreground sandboxed ``true``, old settings and new, interleaved."""
-    new_settings = replace(ExecSettings(), placement="sandbox")
+    new_settings = replace(ExecSettings(), placement=PlacementMode.SANDBOX)
     old_host = ToolHost(settings=Settings(exec=before_the_table()))
     new_host = ToolHost(settings=Settings(exec=new_settings))
     old, new = [], []

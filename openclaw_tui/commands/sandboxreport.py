@@ -6,7 +6,7 @@ import os
 import sys
 import tomllib
 
-from openclaw_tui.core.config import ExecSettings, Settings, load_settings
+from openclaw_tui.core.config import ExecSettings, PlacementMode, Settings, load_settings
 from openclaw_tui.core.containment import Kind, sandbox
 from openclaw_tui.core.launch import Exposure, sandbox_exposure
 from openclaw_tui.core.procs import MARKER
@@ -72,13 +72,13 @@ def _columns(names: tuple[str, ...], width: int = 100) -> list[str]:
 def _placement(s: ExecSettings) -> list[str]:
     """Where runs of these settings go on this machine, so the report is not read as a promise it is not."""
     found = sandbox.availability()
-    if s.placement == sandbox.GATEWAY:
+    if s.placement == PlacementMode.GATEWAY:
         return [('tools.exec.host = "gateway": runs go to the host and see all of this; a call\'s host: "sandbox" '
                  "would not.")]
     if found.usable:
         return [(f'Runs go to the bubblewrap sandbox (tools.exec.host = "{s.placement}"; {found.reason}); '
                  "elevated runs go to the host and see everything.")]
-    if s.placement == sandbox.SANDBOX:
+    if s.placement == PlacementMode.SANDBOX:
         return [f'tools.exec.host = "sandbox", but the sandbox cannot run here ({found.reason}): runs are refused.']
     return [(f'The sandbox cannot run here ({found.reason}): with tools.exec.host = "auto", runs go to the host '
              "and see all of this.")]

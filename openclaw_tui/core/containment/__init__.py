@@ -134,16 +134,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from . import credentials as credentials, sandbox as sandbox
     from .credentials import Kind as Kind, Store as Store
+    from .enclosures import ContainmentKind as ContainmentKind
     from .hostcontainment import Containment as Containment
     from .liverecord import Swept as Swept
-    from .run import SessionRun as SessionRun
+    from .run import Placement as Placement, SessionRun as SessionRun
     from .runner import Child as Child, spawn_pipe as spawn_pipe, spawn_pty as spawn_pty
-    from .sandbox import (
-        GATEWAY as GATEWAY,
-        HIDING as HIDING,
-        SANDBOX as SANDBOX,
-        Mask as Mask,
-        masks as masks,
-    )
+    from .sandbox import HIDING as HIDING, Mask as Mask, masks as masks
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

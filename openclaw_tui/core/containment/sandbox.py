@@ -18,8 +18,6 @@ from enum import StrEnum
 
 from ..config import within
 
-SANDBOX = "sandbox"
-GATEWAY = "gateway"
 PROBE_TIMEOUT_S = 5.0
 TMP = "/tmp"
 # Signals the launcher ignores so that only the program decides how it ends (a kill still reaches it).
