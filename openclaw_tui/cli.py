@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     deny = decide.add_parser("deny", help="deny a request: its command never runs")
     deny.add_argument("id", metavar="ID", help="the approvalId, or the reserved sessionId")
     deny.add_argument("--reason", help="why, for the agent (its session's end says it)")
+    sandbox = sub.add_parser("sandbox", help="list what a sandboxed run would not see here (credential stores, "
+                                             "secret variables) and what it sees by the operator's choice")
+    sandbox.add_argument("--agent", help="with this agent's settings ([agents.NAME.tools.exec.sandbox])")
     return parser
 
 
@@ -145,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_approvals(args.history, args.json, args.decision, getattr(args, "id", None),
                              getattr(args, "always", False), getattr(args, "reason", None))
+    if args.command == "sandbox":
+        from openclaw_tui.commands import run_sandbox
+
+        return run_sandbox(args.config, args.agent)
     if args.command == "attach" and args.node:
         from openclaw_tui.commands import run_attach_node
 
