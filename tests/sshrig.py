@@ -14,9 +14,9 @@ the test that left it.
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
+import pwd
 import shlex
 import shutil
 import signal
@@ -103,7 +103,7 @@ class SshRig:
                 raise RigUnavailable(f"{tool} is not installed (Debian: openssh-server, openssh-client)")
         # Short: socket paths must fit a Unix socket address.
         self.root = Path(tempfile.mkdtemp(prefix="oc-ssh-", dir="/tmp"))
-        self.user = getpass.getuser()
+        self.user = pwd.getpwuid(os.getuid()).pw_name  # who sshd lets in: never $USER or $LOGNAME, which may lie
         self.port = _free_port()
         self.hosts: dict[str, NodeHost] = {}
         self.sshd: subprocess.Popen[bytes] | None = None
