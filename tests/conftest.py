@@ -1,10 +1,13 @@
-"""Suite-wide guards: every process a test starts must be gone when the test ends.
+"""Suite-wide guards: every process a test starts must be gone when the test ends, and nothing of the
+machine's own reaches a test.
 
 Children inherit a marker variable from the test process, so a leftover is found even after it was
 re-parented away from us (the case an orphan check by parentage would miss). A leftover fails the test
 that left it and is then killed so the next test starts clean. Hosts keep their live records under
 ``$XDG_STATE_HOME``, which points at a directory of the test run's own: the suite never writes to the
-real home.
+real home. ``$XDG_CONFIG_HOME`` points at an empty one, and the product's own variables are dropped from
+the environment the run was started in: a config of the user's, or a socket an outer host exported, never
+changes what a host or command under test does.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ import psutil
 import pytest
 
 MARK = "OPENCLAW_TUI_TEST_MARK"
+SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
+for _name in [n for n in os.environ if n.startswith(SETTINGS_VARIABLES)]:
+    del os.environ[_name]
 os.environ[MARK] = uuid.uuid4().hex
 STATE_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
 os.environ["XDG_STATE_HOME"] = STATE_HOME
+CONFIG_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-config-")
+os.environ["XDG_CONFIG_HOME"] = CONFIG_HOME
 
 
 def _leftovers() -> list[psutil.Process]:
@@ -68,3 +76,4 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(STATE_HOME, ignore_errors=True)
+    shutil.rmtree(CONFIG_HOME, ignore_errors=True)
