@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -21,7 +22,7 @@ import pytest
 
 from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
 from ..sshrig import SshRig
-from .tmuxpane import Tmux, serve_host
+from .tmuxpane import Tmux, console_script, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -59,10 +60,10 @@ def test_the_dashboard_across_two_nodes_in_tmux(serving: dict[str, str], nodes_c
     typed = start("cat", node="a", pty=True)
     doomed = start("sleep 301", node="b")
     everyone = (here, typed, doomed)
-    script = shutil.which("openclaw-tui") or f"{sys.executable} -m openclaw_tui.cli"
     tmux = Tmux()
     subprocess.run(["tmux", "-L", tmux.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "120",
-                    "-y", "36", f"exec {script} --config {nodes_config}"], check=True, env=serving, timeout=20)
+                    "-y", "36", f"exec {shlex.join(console_script())} --config {nodes_config}"], check=True, env=serving,
+                   timeout=20)
 
     def show_node(node: str, *listed: str) -> None:
         """Cycle the node filter (``o``) to ``node``: ``listed`` are then the sessions in the list."""

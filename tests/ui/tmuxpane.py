@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -86,10 +87,16 @@ def serve_host(env: dict[str, str], config: Path | str) -> Iterator[None]:
             serve.stdout.close()
 
 
+def console_script() -> list[str]:
+    """The ``openclaw-tui`` console script beside the interpreter running the tests, else that interpreter
+    running the CLI: never another install found on ``PATH`` (an older release, another checkout's venv),
+    and never a test that passes only in an activated venv."""
+    script = shutil.which("openclaw-tui", path=os.path.dirname(sys.executable))
+    return [script] if script else [sys.executable, "-m", "openclaw_tui.cli"]
+
+
 def dashboard_command() -> str:
-    script = shutil.which("openclaw-tui")
-    base = script if script else f"{sys.executable} -m openclaw_tui.cli"
-    return f"env OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS=1000 {base} --config /dev/null"
+    return f"env OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS=1000 {shlex.join(console_script())} --config /dev/null"
 
 
 
@@ -154,7 +161,7 @@ class Dashboard(Tmux):
                          and host_pid(self.sock) is not None, "the dashboard attached to its host", timeout)
 
     def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
-        proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
-                               "--agent", agent], env=self.env, capture_output=True, text=True, timeout=30, check=False)
+        proc = subprocess.run([*console_script(), "call", json.dumps(tool_call), "--agent", agent], env=self.env,
+                              capture_output=True, text=True, timeout=30, check=False)
         return json.loads(proc.stdout)
 
