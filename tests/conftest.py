@@ -18,9 +18,13 @@ import signal
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import psutil
 import pytest
+
+from .hosting import socket_folder
 
 MARK = "OPENCLAW_TUI_TEST_MARK"
 SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
@@ -68,6 +72,14 @@ def no_orphans(request: pytest.FixtureRequest):
                 pass
         if desc:
             pytest.fail(f"processes left running after the test: {desc}")
+
+
+@pytest.fixture
+def sock_dir() -> Iterator[Path]:
+    """A private folder for the test's sockets, short whatever ``--basetemp`` is (see ``socket_folder``)."""
+    folder = socket_folder()
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_configure(config: pytest.Config) -> None:

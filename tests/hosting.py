@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -49,3 +51,9 @@ async def hosting(host: H, deadline: float = CLOSE_S) -> AsyncIterator[H]:
         yield host
     finally:
         await close_within(host, deadline)
+
+
+def socket_folder() -> Path:
+    """A new private folder for sockets, under ``/tmp``; the caller removes it. A Unix socket's path holds
+    107 bytes at most, and ``tmp_path`` is as long as ``--basetemp`` and the test's name make it."""
+    return Path(tempfile.mkdtemp(prefix="oc-", dir="/tmp"))

@@ -16,8 +16,8 @@ from ..hosting import hosting
 
 
 @pytest.fixture
-def sock(tmp_path):
-    return tmp_path / "run" / "host.sock"
+def sock(sock_dir):
+    return sock_dir / "run" / "host.sock"
 
 
 @contextlib.asynccontextmanager
@@ -39,11 +39,11 @@ async def served(sock):
 
 
 @pytest.fixture
-def someone_elses_dir(tmp_path) -> Path:
+def someone_elses_dir(sock_dir) -> Path:
     """A private directory of another user: as root, one chowned to nobody; otherwise the root directory."""
     if os.getuid() != 0:
         return Path("/")
-    theirs = tmp_path / "theirs"
+    theirs = sock_dir / "theirs"
     theirs.mkdir(mode=0o700)
     os.chown(theirs, 65534, 65534)
     return theirs

@@ -50,10 +50,9 @@ PROPERTY = settings(
 
 
 @pytest.fixture
-def hosted(tmp_path: Path) -> Iterator[tuple[HostThread, dict[str, str]]]:
+def hosted(sock: Path) -> Iterator[tuple[HostThread, dict[str, str]]]:
     """A host on its own loop thread, serving a socket, with a PTY session that survives any key (Ctrl-C,
     Ctrl-D, Ctrl-Z only restart its ``cat``) and a pipe session with stdin closed."""
-    sock = tmp_path / "run" / "host.sock"
     host = HostThread(sock)
     try:
         pty = host.call(

@@ -114,8 +114,8 @@ def test_a_socket_path_too_long_is_one_line_naming_the_limit(tmp_path, command) 
     assert proc.returncode == 2 and f"at most {SOCKET_PATH_MAX} bytes" in _one_line(proc.stderr)
 
 
-def test_serve_refuses_a_socket_directory_open_to_others_in_one_line(tmp_path) -> None:
-    shared = tmp_path / "shared"
+def test_serve_refuses_a_socket_directory_open_to_others_in_one_line(sock_dir) -> None:
+    shared = sock_dir / "shared"
     shared.mkdir()
     shared.chmod(0o777)
     proc = _cli(["serve"], {**os.environ, "OPENCLAW_TUI_SOCKET": str(shared / "host.sock")})

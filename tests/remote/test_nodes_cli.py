@@ -96,15 +96,14 @@ async def test_the_bridge_ends_when_the_host_goes_away(sock) -> None:
                 proc.wait()
 
 
-def test_the_bridge_with_no_start_and_no_host_fails_in_one_line(tmp_path) -> None:
-    proc = cli("bridge", "--socket", str(tmp_path / "none.sock"), "--no-start")
+def test_the_bridge_with_no_start_and_no_host_fails_in_one_line(sock_dir) -> None:
+    proc = cli("bridge", "--socket", str(sock_dir / "none.sock"), "--no-start")
     assert proc.returncode == 2 and proc.stdout == ""
     assert "not starting one (--no-start)" in proc.stderr and proc.stderr.count("\n") == 1
 
 
-def test_the_bridge_starts_a_host_when_none_serves(tmp_path) -> None:
+def test_the_bridge_starts_a_host_when_none_serves(sock) -> None:
     # The host it starts is meant to outlive it: ended here (and, should this fail first, by the guard).
-    sock = tmp_path / "run" / "host.sock"
     proc = bridge(sock)
     started_pid = None
     try:

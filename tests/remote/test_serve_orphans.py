@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +25,7 @@ from openclaw_tui.core.procs import proctable
 from openclaw_tui.remote.wire.client import HostClient
 
 from ..escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
+from ..hosting import socket_folder
 from ..waiting import wait_for
 
 CONFIG = """
@@ -47,7 +49,7 @@ class Serve:
         where = "sandbox" if containment == "sandbox" else "gateway"
         config = tmp_path / "config.toml"
         config.write_text(CONFIG.format(where=where, mode="subreaper" if containment == "subreaper" else "auto"))
-        self.sock = tmp_path / "run" / "host.sock"
+        self.sock = socket_folder() / "run" / "host.sock"
         self.state = state or tmp_path / "state"
         self.env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(self.sock), "OPENCLAW_TUI_CONFIG": str(config),
                     "XDG_STATE_HOME": str(self.state)}
@@ -96,6 +98,7 @@ class Serve:
             for pipe in (proc.stdout, proc.stderr):
                 if pipe is not None:
                     pipe.close()
+        shutil.rmtree(self.sock.parent.parent, ignore_errors=True)
 
 
 async def _no_survivors(marks: list[str], seconds: float) -> float:

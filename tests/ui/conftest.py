@@ -88,14 +88,14 @@ def app(host: ToolHost) -> DashboardApp:
 
 
 @pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
+async def served(sock_dir: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
     """``(host, socket)`` of a host serving a private socket, for attached dashboards."""
     host = new_host()
     host.start()
-    server = HostServer(host, tmp_path / "host.sock")
+    server = HostServer(host, sock_dir / "host.sock")
     try:
         await server.start()
-        yield host, tmp_path / "host.sock"
+        yield host, sock_dir / "host.sock"
     finally:
         await server.close()
         await close_within(host)

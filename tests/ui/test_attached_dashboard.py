@@ -51,14 +51,14 @@ async def test_attached_dashboard_rescues_an_agents_prompt_and_leaves_sessions_r
     assert host.session(other).running
 
 
-async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
+async def test_an_attached_dashboard_says_when_its_host_goes_away(sock_dir):
     host = new_host()
     host.start()
-    server = HostServer(host, tmp_path / "host.sock")
+    server = HostServer(host, sock_dir / "host.sock")
     await server.start()
     try:
         await start(host, "sleep 60")
-        remote = await RemoteHost.connect(tmp_path / "host.sock")
+        remote = await RemoteHost.connect(sock_dir / "host.sock")
         app = make_app(remote)
         async with run(app, SIZE) as pilot:
             await until(pilot, lambda: "1 running" in header(app), "the session shown")

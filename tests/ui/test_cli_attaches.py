@@ -32,9 +32,9 @@ def call(env: dict[str, str], request: dict[str, object]) -> dict[str, object]:
 
 
 @pytest.fixture
-def serving(tmp_path) -> Iterator[dict[str, str]]:
+def serving(sock_dir) -> Iterator[dict[str, str]]:
     """A host serving on a private socket; the environment that reaches it."""
-    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
+    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(sock_dir / "host.sock")}
     with serve_host(env, "/dev/null"):
         yield env
 
@@ -110,9 +110,9 @@ def test_with_no_host_openclaw_tui_starts_one_that_outlives_it(tmp_path: Path) -
         dashboard.end_host()
 
 
-def test_attach_never_starts_a_host(tmp_path: Path) -> None:
-    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
+def test_attach_never_starts_a_host(sock_dir: Path) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock_dir / "host.sock")}
     proc = subprocess.run([sys.executable, "-m", "openclaw_tui", "--config", "/dev/null", "attach"], env=env,
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2 and "no openclaw-tui host is running" in proc.stderr, proc
-    assert not (tmp_path / "host.sock").exists() and not (tmp_path / "serve.log").exists()
+    assert not (sock_dir / "host.sock").exists() and not (sock_dir / "serve.log").exists()

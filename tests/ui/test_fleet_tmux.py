@@ -34,9 +34,9 @@ def call(env: dict[str, str], config: Path, request: dict[str, object]) -> dict[
 
 
 @pytest.fixture(name="serving")
-def serving_fixture(tmp_path: Path, nodes_config: Path) -> Iterator[dict[str, str]]:
+def serving_fixture(sock_dir: Path, nodes_config: Path) -> Iterator[dict[str, str]]:
     """This machine's host, nodes a and b in its config, on a private socket; the environment that reaches it."""
-    sock = tmp_path / "sock" / "host.sock"
+    sock = sock_dir / "sock" / "host.sock"
     sock.parent.mkdir(mode=0o700)
     env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(sock),
            "OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS": "1000"}

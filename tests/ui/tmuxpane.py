@@ -27,6 +27,8 @@ import psutil
 
 from openclaw_tui.remote.wire import protocol as p
 
+from ..hosting import socket_folder
+
 
 class Tmux:
     def __init__(self) -> None:
@@ -134,10 +136,10 @@ class Dashboard(Tmux):
 
     def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
         super().__init__()
-        self.sock = tmp_path / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
+        self.sock = socket_folder() / "host.sock"  # a folder of its own: sandboxed runs cannot see it
         self.tmp = tmp_path / "tmp"
         self.runtime = tmp_path / "run"
-        for folder in (self.sock.parent, self.tmp, self.runtime):
+        for folder in (self.tmp, self.runtime):
             folder.mkdir(mode=0o700)
         self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
                     "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
@@ -153,7 +155,9 @@ class Dashboard(Tmux):
         self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
 
     def end_host(self) -> None:
+        """End the host the dashboard started, and remove its socket's folder."""
         end_host(self.sock)
+        shutil.rmtree(self.sock.parent, ignore_errors=True)
 
     def wait_attached(self, timeout: float = 60.0) -> str:
         """Wait until the dashboard is up, its host answers, and the header no longer says it is connecting."""
