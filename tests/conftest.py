@@ -24,7 +24,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from .hosting import socket_folder
+from .support.hosts import socket_folder
+from .support.sshrig import A_CONFIG, RigUnavailable, SshRig, nodes_toml
 
 MARK = "OPENCLAW_TUI_TEST_MARK"
 SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
@@ -80,6 +81,33 @@ def sock_dir() -> Iterator[Path]:
     folder = socket_folder()
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def rig() -> Iterator[SshRig]:
+    """Real sshd on loopback with two node hosts behind it, fresh for each test and ended after it: node
+    ``a`` reached through a key whose forced command runs the bridge to its host (its config allows
+    elevated runs), node ``b`` through a plain key. Skipped, saying why, where sshd cannot run."""
+    try:
+        made = SshRig()
+    except RigUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        made.add_node_host("a", A_CONFIG)
+        made.add_node_host("b")
+        try:
+            made.start()
+        except RigUnavailable as exc:
+            pytest.skip(str(exc))
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture
+def nodes_config(rig: SshRig) -> Path:
+    """This machine's config: nodes a and b, elevated runs not enabled here."""
+    return rig.write_config(nodes_toml(rig))
 
 
 def pytest_configure(config: pytest.Config) -> None:

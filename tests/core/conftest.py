@@ -1,6 +1,6 @@
 """Fixtures for core tests: a host on default settings, and helpers that wait on conditions.
 
-Every host closes within a deadline (``tests/hosting.py``): a test whose sessions will not end fails, it
+Every host closes within a deadline (``tests/support/hosts.py``): a test whose sessions will not end fails, it
 never hangs.
 """
 
@@ -17,8 +17,8 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 
-from ..hosting import hosting
-from ..waiting import wait_for  # noqa: F401  (re-exported for the core tests)
+from ..support.hosts import hosting
+from ..support.waiting import wait_for  # noqa: F401  (re-exported for the core tests)
 
 
 @pytest.fixture

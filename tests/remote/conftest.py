@@ -12,7 +12,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server.hostserver import HostServer
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
 @pytest.fixture

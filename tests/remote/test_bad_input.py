@@ -3,7 +3,7 @@
 The cases the issue found, then property tests (hypothesis, derandomized so CI sees the same inputs every
 run): thousands of generated calls through ``ToolHost.call``, a thousand and more malformed lines on the
 socket, and bad ``openclaw-tui call`` input. Generated exec calls run only harmless commands (see
-``tests/badcalls.py``).
+``tests/support/badcalls.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from openclaw_tui.core.calls import calltext
 from openclaw_tui.remote.wire.protocol import encode
 
-from ..badcalls import (
+from ..support.badcalls import (
     HANG_S,
     HostThread,
     check_result,

@@ -19,7 +19,7 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.socketpaths import SOCKET_PATH_MAX
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
 def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

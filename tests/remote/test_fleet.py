@@ -1,5 +1,5 @@
 """The dashboard's host across nodes (``remote/fleet.py``): the local host and nodes a and b as one host, over
-real ssh (sshd on loopback, two real node hosts: see ``nodefixtures.py``), without the UI.
+real ssh (sshd on loopback, two real node hosts: the ``rig`` fixture), without the UI.
 
 A node's session is ``NODE/ID`` here, and every action on it (tool calls, input, resize, the raw stream)
 reaches its node's host with the bare id; a node whose host dies keeps its sessions as last seen, and its
@@ -21,10 +21,9 @@ from openclaw_tui.core.session import events as ev
 from openclaw_tui.core.tools.process_input import InputRefused
 from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 
-from ..hosting import hosting
-from ..sshrig import SshRig
-from ..waiting import wait_for
-from .nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
+from ..support.hosts import hosting
+from ..support.sshrig import SshRig
+from ..support.waiting import wait_for
 
 DEADLINE_S = 30.0
 

@@ -25,7 +25,7 @@ from openclaw_tui.remote.wire import socketpaths as paths
 from openclaw_tui.remote.wire.socketpaths import candidate_paths, find_host, socket_path
 
 from ..conftest import MARK
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 UID = os.getuid()
 

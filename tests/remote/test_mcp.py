@@ -31,7 +31,7 @@ from openclaw_tui.core.tools.models import ACTIONS, ExecParams, ProcessParams
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 DEADLINE_S = 20.0
 

@@ -1,5 +1,5 @@
 """Agents on other machines: exec with ``host: "node"`` and every process action on a node's sessions, over
-real ssh (sshd on loopback, two real node hosts: see ``nodefixtures.py``).
+real ssh (sshd on loopback, two real node hosts: the ``rig`` fixture).
 
 The local host here is in-process (``openclaw_tui.ToolHost`` with nodes a and b in its config); the nodes
 are ``openclaw-tui serve`` processes reached through ``ssh ... openclaw-tui bridge``.
@@ -11,7 +11,8 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -20,11 +21,17 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.session import events as ev
 
-from ..hosting import hosting
-from ..sshrig import MARK, SshRig
-from .nodefixtures import host_fixture, nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
+from ..support.hosts import hosting
+from ..support.sshrig import MARK, SshRig
 
 DEADLINE_S = 30.0
+
+
+@pytest.fixture(name="host")
+async def host_fixture(nodes_config: Path) -> AsyncIterator[ToolHost]:
+    """The local host, with nodes a and b."""
+    async with hosting(ToolHost(env={}, config_path=nodes_config)) as h:
+        yield h
 
 
 async def run(host: ToolHost, call: dict[str, Any], agent: str | None = "alice") -> dict[str, Any]:

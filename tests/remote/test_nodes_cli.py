@@ -22,10 +22,9 @@ from openclaw_tui import ToolHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..hosting import hosting
-from ..sshrig import NodeHost, SshRig
-from ..ui.tmuxpane import Tmux
-from .nodefixtures import nodes_config_fixture, nodes_toml, rig_fixture  # noqa: F401  (fixtures)
+from ..support.hosts import hosting
+from ..support.sshrig import NodeHost, SshRig, nodes_toml
+from ..support.tmuxpane import Tmux
 from .test_mcp import call, mcp_session, started, text, wait_for
 
 DEADLINE_S = 30.0

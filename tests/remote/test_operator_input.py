@@ -18,7 +18,7 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.wire import protocol as p
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..waiting import wait_for
+from ..support.waiting import wait_for
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")

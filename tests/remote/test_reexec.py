@@ -20,10 +20,10 @@ import pytest
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.protocol import REFUSED, RemoteError
 
-from ..escapes import containments, escape_command, new_mark, survivors
-from ..rawread import whole_ring
-from ..waiting import wait_for
-from .reexecrig import Serve
+from ..support.orphans import containments, escape_command, new_mark, survivors
+from ..support.serves import ReexecServe
+from ..support.sessions import whole_ring
+from ..support.waiting import wait_for
 from .test_reexec_clients import cli_call, waiting_for_the_host
 
 LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
@@ -36,7 +36,7 @@ EXPECTED = [f"line {i}" for i in range(1, LINES + 1)]
 
 @pytest.fixture
 async def serve(tmp_path, request):
-    host = Serve(tmp_path, getattr(request, "param", "subreaper"))
+    host = ReexecServe(tmp_path, getattr(request, "param", "subreaper"))
     try:
         await host.start()
         yield host
@@ -128,7 +128,7 @@ async def test_a_timeout_runs_on_from_where_it_was_and_a_kill_still_ends_everyth
     assert survivors(mark) == []
 
 
-async def _said(serve: Serve, sid: str, word: str) -> bool:
+async def _said(serve: ReexecServe, sid: str, word: str) -> bool:
     return word in (await serve.log(sid))
 
 
@@ -221,7 +221,7 @@ async def test_terminal_queries_are_still_answered_after_a_reexec(serve) -> None
 
 
 async def test_a_kill_under_way_during_the_handover_is_finished_by_the_new_image(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     with serve.config.open("a") as fh:  # this agent's kills take long enough to span a re-exec
         fh.write("\n[agents.patient.tools.exec]\nkillGraceMs = 4000\n")
     try:
@@ -260,7 +260,7 @@ async def test_a_sigterm_during_the_handover_ends_the_host_gracefully_once_it_re
 
 
 async def test_the_new_image_runs_with_the_interpreter_options_the_host_was_started_with(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     try:
         await serve.start("-B", "-X", "utf8")
         await serve.reexeced()

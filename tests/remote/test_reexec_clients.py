@@ -21,14 +21,14 @@ import pytest
 from openclaw_tui.core.session import events as ev
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
-from ..waiting import wait_for
-from .reexecrig import Serve
+from ..support.serves import ReexecServe
+from ..support.waiting import wait_for
 from .test_mcp import call, mcp_session, started, text
 
 
 @pytest.fixture
 async def serve(tmp_path):
-    host = Serve(tmp_path)
+    host = ReexecServe(tmp_path)
     try:
         await host.start()
         yield host
@@ -44,7 +44,7 @@ def waiting_for_the_host(pid: int) -> bool:
         return False
 
 
-def cli_call(serve: Serve, request: dict, agent: str = "main") -> subprocess.Popen[str]:
+def cli_call(serve: ReexecServe, request: dict, agent: str = "main") -> subprocess.Popen[str]:
     """``openclaw-tui call`` under way (started, not awaited)."""
     return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
                             env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,

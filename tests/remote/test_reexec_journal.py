@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import signal
 
-from .reexecrig import Serve
+from ..support.serves import ReexecServe
 from .test_reexec import EXPECTED, FLOOD, numbered
 
 
 async def test_sessions_printed_across_a_reexec_come_back_whole_after_a_crash(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     try:
         await serve.start()
         flood = await serve.bg(FLOOD)

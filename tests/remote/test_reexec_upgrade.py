@@ -19,22 +19,22 @@ import pytest
 
 import openclaw_tui
 
-from ..escapes import escape_command, new_mark, survivors
-from ..waiting import wait_for
-from .reexecrig import Serve, install
+from ..support.orphans import escape_command, new_mark, survivors
+from ..support.serves import ReexecServe, install
+from ..support.waiting import wait_for
 from .test_reexec import EXPECTED, FLOOD, numbered
 
 OLD = "0.0.9"
 
 
-async def version(serve: Serve) -> str:
+async def version(serve: ReexecServe) -> str:
     done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "openclaw_tui", "--version"],
                                    env=serve.env, text=True, capture_output=True, timeout=60, check=True)
     return done.stdout
 
 
 async def test_an_upgrade_moves_the_host_onto_the_new_version_with_its_sessions(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     install(serve.installed, OLD)
     try:
         await serve.start()
@@ -55,7 +55,7 @@ async def test_an_upgrade_moves_the_host_onto_the_new_version_with_its_sessions(
 
 
 async def test_code_that_cannot_take_over_is_refused_and_the_host_goes_on_as_it_was(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     try:
         await serve.start()
         sid = await serve.bg("read x; echo got $x", pty=True)
@@ -74,7 +74,7 @@ async def test_code_that_cannot_take_over_is_refused_and_the_host_goes_on_as_it_
 
 
 async def test_a_new_image_that_cannot_resume_ends_as_a_dead_host_does_and_leaves_nothing(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     marks: list[str] = []
     try:
         await serve.start()
@@ -120,7 +120,7 @@ def own_interpreter(where: Path) -> Path:
 
 
 async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_output(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     (tmp_path / "venv").mkdir()
     python = own_interpreter(tmp_path / "venv")
     # The installed code passes its check, then the interpreter is gone by the time the host execs it.

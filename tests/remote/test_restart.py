@@ -21,15 +21,15 @@ from openclaw_tui.core.containment import sandbox
 from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..escapes import new_mark, survivors
-from ..smalldisk import small_disk
-from ..waiting import wait_for
-from . import test_serve_orphans as orphans
+from ..support import serves
+from ..support.orphans import new_mark, survivors
+from ..support.smalldisk import small_disk
+from ..support.waiting import wait_for
 
 SANDBOX = sandbox.availability()
 
 
-class Serve(orphans.Serve):
+class Serve(serves.Serve):
     """``openclaw-tui serve`` processes, one after the other, on one socket, config and state directory; what
     they say on stderr (a journal's problem) is read too."""
 

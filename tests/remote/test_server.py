@@ -20,7 +20,7 @@ from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
 from ..core.vt.test_queries import ASKER
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
 async def test_socket_and_directory_are_private(served) -> None:

@@ -18,7 +18,7 @@ from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.socketpaths import SocketDirError, SocketPathError
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
 async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(sock_dir) -> None:

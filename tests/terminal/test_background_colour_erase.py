@@ -12,10 +12,11 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from sgrread import Attrs, read_capture
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.sgrcells import Attrs, read_capture
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from termsources import ANSWERS, ANSWERS_AFTER, MemorySource
 
 from openclaw_tui.terminal import replies as replies_module
 from openclaw_tui.terminal.replies import WINDOW, TerminalReplies
+
+from ..support.rawsources import ANSWERS, ANSWERS_AFTER, MemorySource
 
 
 def ask(source: MemorySource, replies: TerminalReplies, query: bytes) -> bytes:

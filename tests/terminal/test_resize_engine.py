@@ -18,9 +18,10 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -29,13 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sgrread import Attrs, read_capture
-from tmuxreplay import Pane, TmuxReplay
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.session.session import Session
 from openclaw_tui.terminal import LiveView, TerminalScreen
-from tests.hosting import hosting
+
+from ..support.hosts import hosting
+from ..support.sgrcells import Attrs, read_capture
+from ..support.tmuxreplay import Pane, TmuxReplay
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),

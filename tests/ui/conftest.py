@@ -1,12 +1,12 @@
 """Fixtures for dashboard tests: a real host, the app built by ``make_app``, and condition waits.
 
 No app closes its host (the dashboard is a client: its host outlives it), so the ``host`` fixture closes
-it afterwards, within a deadline (:mod:`tests.hosting`), so the suite's no-orphans guard holds and a broken
+it afterwards, within a deadline (:mod:`tests.support.hosts`), so the suite's no-orphans guard holds and a broken
 kill fails the test instead of hanging the run; :class:`ClosingApp` does it on unmount for tests that run
 the app on a loop of its own (snapshots). ``remote`` is a mirror of the ``served`` host, as the real
 dashboard holds one. Apps run
 through :func:`run`, which hears every message the app handles (Textual's ``message_hook``): tests read
-the notices shown from there. Text cursors never blink here (:mod:`.steady`), and snapshot helpers freeze
+the notices shown from there. Text cursors never blink here (:mod:`tests.support.pilots`), and snapshot helpers freeze
 what changes by itself: runtimes, clock times and session ids.
 """
 
@@ -35,9 +35,9 @@ from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionsChanged
 from openclaw_tui.ui.notices import NoticeLine
 
-from ..hosting import close_within
-from ..waiting import wait_for
-from .steady import steady_cursors
+from ..support.hosts import close_within
+from ..support.pilots import steady_cursors
+from ..support.waiting import wait_for
 
 SIZE = (120, 36)
 SMALL = (80, 24)

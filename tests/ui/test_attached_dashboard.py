@@ -7,8 +7,8 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app, open_host
 from openclaw_tui.ui.messages import HostLinkChanged
 
-from ..hosting import close_within
-from ..waiting import wait_for
+from ..support.hosts import close_within
+from ..support.waiting import wait_for
 from .conftest import (
     SIZE,
     SMALL,

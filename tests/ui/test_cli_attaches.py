@@ -20,7 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from .tmuxpane import Dashboard, Tmux, dashboard_command, host_pid, serve_host
+from ..support.tmuxpane import Dashboard, Tmux, dashboard_command, host_pid, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

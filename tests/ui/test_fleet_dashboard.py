@@ -1,5 +1,5 @@
 """The dashboard across nodes, driven by a pilot: the local host's sessions and nodes a and b's in one list
-(real ssh to real node hosts: ``tests/remote/nodefixtures.py``), the node column and filter, actions routed
+(real ssh to real node hosts: the ``rig`` fixture), the node column and filter, actions routed
 to a node's host, the new-command dialog's node chooser, and a node that goes away and comes back.
 """
 
@@ -20,8 +20,7 @@ from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
-from ..sshrig import SshRig
+from ..support.sshrig import SshRig
 from .conftest import SIZE, drawn, header, run, selected, toasts, until
 
 DEADLINE_S = 30.0

@@ -1,6 +1,6 @@
 """The dashboard across two nodes in a real terminal: the real console script in a tmux pane, attached to a
 real ``openclaw-tui serve`` whose config names nodes a and b, reached over real ssh (sshd on loopback, two
-node hosts: ``tests/remote/nodefixtures.py``). Agents start sessions on a, b and locally; the operator sees
+node hosts: the ``rig`` fixture). Agents start sessions on a, b and locally; the operator sees
 them all with their node, types into a PTY on node a, kills a session on node b, and watches node b's host
 die (its rows greyed, the header marking it) and come back.
 """
@@ -20,9 +20,8 @@ from typing import Any
 
 import pytest
 
-from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
-from ..sshrig import SshRig
-from .tmuxpane import Tmux, console_script, serve_host
+from ..support.sshrig import SshRig
+from ..support.tmuxpane import Tmux, console_script, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

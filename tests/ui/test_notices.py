@@ -12,7 +12,7 @@ from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import SessionList
 from openclaw_tui.ui.sessions.rows import WAIT_MARK
 
-from ..hosting import close_within
+from ..support.hosts import close_within
 from .conftest import SIZE, drawn, header, run, selected, start, sync_list, toasts, until
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from .tmuxpane import Dashboard, Tmux, dashboard_command, end_host
+from ..support.tmuxpane import Dashboard, Tmux, dashboard_command, end_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -19,7 +19,7 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.core.procs import cgroups
 
-from ...escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
+from ...support.orphans import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
 from ..conftest import wait_for
 
 GRACE_S = 0.5

@@ -28,7 +28,7 @@ from openclaw_tui.core.launch.launcher import child_env
 from openclaw_tui.core.procs.termination import members
 from openclaw_tui.core.session import events as ev
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 from ..conftest import bg, poll_until
 
 FOUND = sandbox.availability()

@@ -21,7 +21,7 @@ from openclaw_tui.core.host.reexec_state import (
     settings_to_json,
 )
 
-from ...hosting import close_within, hosting
+from ...support.hosts import close_within, hosting
 from ..conftest import bg, exec_settings
 
 

@@ -22,7 +22,7 @@ from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.core.session import events as ev
 from openclaw_tui.ui.sessions.rows import end_label
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 from ..conftest import bg, wait_for
 
 

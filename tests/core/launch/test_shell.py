@@ -17,7 +17,7 @@ from openclaw_tui.core.launch import shell
 from openclaw_tui.core.launch.shell import chosen_shell, merged_path, probe_login_path, shell_argv
 
 from ...conftest import MARK
-from ...hosting import hosting
+from ...support.hosts import hosting
 
 BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")

@@ -11,7 +11,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.procs.termination import members
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 from ..conftest import bg, make_host, poll_until
 
 TWO_SLEEPS = "sh -c 'sleep 300 & sleep 300'"

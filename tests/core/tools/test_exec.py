@@ -11,7 +11,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.containment import sandbox
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 from ..conftest import bg, exec_settings, make_host, poll_until, wait_for
 
 DETAIL_FIELDS = {"status", "sessionId", "pid", "startedAt", "cwd", "tail", "exitCode", "exitSignal",

@@ -10,7 +10,7 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.host.sessionhost import SessionHost
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 from ..conftest import bg, make_host, poll_until, wait_for
 
 

@@ -213,6 +213,16 @@ class SshRig:
         return path.read_text(errors="replace")[-3000:] if path.exists() else "(no log)"
 
 
+A_CONFIG = "[tools.elevated]\nenabled = true\n"  # node a's host config: elevated runs allowed there
+
+
+def nodes_toml(rig: SshRig) -> str:
+    """``[nodes.a]`` (the forced key) and ``[nodes.b]`` (the plain key, naming the venv's python and the
+    socket, as a user does when ``openclaw-tui`` is not on ssh's PATH there)."""
+    b = rig.hosts["b"]
+    return rig.node_toml("a") + rig.node_toml("b", key="plain", command=rig.plain_command(b), socket=str(b.socket))
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

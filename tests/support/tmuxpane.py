@@ -27,7 +27,7 @@ import psutil
 
 from openclaw_tui.remote.wire import protocol as p
 
-from ..hosting import socket_folder
+from .hosts import socket_folder
 
 
 class Tmux:

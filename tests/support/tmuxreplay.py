@@ -30,7 +30,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.hosting import socket_folder
+from .hosts import socket_folder
 
 TMUX_CONF = "set -g status off\nset -g default-terminal xterm-256color\nset -g escape-time 0\n"
 VIEWER_CONF = "set -g status off\nset -g default-terminal tmux-256color\nset -g escape-time 0\n"  # no bce

@@ -1,0 +1,1 @@
+"""The plain helpers the tests share."""
