@@ -2,9 +2,11 @@
 
 Tests read only what the pane shows, what tmux holds and what is on disk. The dashboard starts a host in
 the background when none serves, and that host outlives it by design: :func:`end_host` ends it (tests call
-it once they are done). :class:`Dashboard` also gives the dashboard a private host socket (in a folder of its own: sandboxed runs are refused a workdir beside it), a
-private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder
-(where copies are saved), and reaches its host as an agent would.
+it once they are done). :class:`Dashboard` also gives the dashboard a private host socket (in a folder
+of its own: sandboxed runs are refused a workdir beside it), a private temporary folder (``TMPDIR``, where
+the demo writes its scripts) and a private runtime folder (where copies are saved, and the notice shows
+their path), the socket and the runtime folder in a short folder under ``/tmp``; it reaches its host as an
+agent would. Both run the ``openclaw-tui`` beside the interpreter running the tests.
 """
 
 from __future__ import annotations
@@ -136,10 +138,11 @@ class Dashboard(Tmux):
 
     def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
         super().__init__()
-        self.sock = socket_folder() / "host.sock"  # a folder of its own: sandboxed runs cannot see it
+        short = socket_folder()  # the socket, and copies whose path the notice line shows whole
+        self.sock = short / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
         self.tmp = tmp_path / "tmp"
-        self.runtime = tmp_path / "run"
-        for folder in (self.tmp, self.runtime):
+        self.runtime = short / "run"
+        for folder in (self.sock.parent, self.tmp, self.runtime):
             folder.mkdir(mode=0o700)
         self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
                     "TMPDIR": str(self.tmp), "XDG_RUNTIME_DIR": str(self.runtime)}
@@ -155,9 +158,9 @@ class Dashboard(Tmux):
         self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
 
     def end_host(self) -> None:
-        """End the host the dashboard started, and remove its socket's folder."""
+        """End the host the dashboard started, and remove the folder of its socket and copies."""
         end_host(self.sock)
-        shutil.rmtree(self.sock.parent, ignore_errors=True)
+        shutil.rmtree(self.sock.parent.parent, ignore_errors=True)
 
     def wait_attached(self, timeout: float = 60.0) -> str:
         """Wait until the dashboard is up, its host answers, and the header no longer says it is connecting."""
@@ -165,7 +168,7 @@ class Dashboard(Tmux):
                          and host_pid(self.sock) is not None, "the dashboard attached to its host", timeout)
 
     def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
-        proc = subprocess.run([*console_script(), "call", json.dumps(tool_call), "--agent", agent], env=self.env,
-                              capture_output=True, text=True, timeout=30, check=False)
+        proc = subprocess.run([*console_script(), "call", json.dumps(tool_call), "--agent", agent],
+                              env=self.env, capture_output=True, text=True, timeout=30, check=False)
         return json.loads(proc.stdout)
 
