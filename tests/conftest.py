@@ -1,57 +1,31 @@
-"""Suite-wide guards: every process a test starts must be gone when the test ends, and nothing of the
-machine's own reaches a test.
+"""Suite-wide guards and shared fixtures: every process a test starts must be gone when the test ends, and
+nothing of the machine's own reaches a test.
 
-Children inherit a marker variable from the test process, so a leftover is found even after it was
-re-parented away from us (the case an orphan check by parentage would miss). A leftover fails the test
-that left it and is then killed so the next test starts clean. Hosts keep their live records under
-``$XDG_STATE_HOME``, which points at a directory of the test run's own: the suite never writes to the
-real home. ``$XDG_CONFIG_HOME`` points at an empty one, and the product's own variables are dropped from
-the environment the run was started in: a config of the user's, or a socket an outer host exported, never
-changes what a host or command under test does.
+The run is isolated before any test is collected (:func:`tests.support.isolation.isolate`): hosts keep their
+live records under a ``$XDG_STATE_HOME`` of the run's own (the suite never writes to the real home),
+``$XDG_CONFIG_HOME`` is an empty folder, and the product's variables from the environment the run started in
+are dropped. Children inherit a marker variable, so a leftover is found even after it was re-parented away
+from us; a leftover fails the test that left it and is then killed so the next test starts clean. Sockets
+live in short folders of their own (``sock_dir``): a Unix socket's path holds 107 bytes, and ``tmp_path``
+grows with ``--basetemp``. The node fixtures (``rig``, ``nodes_config``) serve the remote and dashboard
+tests alike, ``serve`` (a host to re-execute) the re-exec and reconnect tests.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
-import tempfile
 import time
-import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import psutil
 import pytest
 
 from .support.hosts import socket_folder
+from .support.isolation import FOLDERS, isolate, leftovers
+from .support.serves import ReexecServe
 from .support.sshrig import A_CONFIG, RigUnavailable, SshRig, nodes_toml
-
-MARK = "OPENCLAW_TUI_TEST_MARK"
-SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
-for _name in [n for n in os.environ if n.startswith(SETTINGS_VARIABLES)]:
-    del os.environ[_name]
-os.environ[MARK] = uuid.uuid4().hex
-STATE_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
-os.environ["XDG_STATE_HOME"] = STATE_HOME
-CONFIG_HOME = tempfile.mkdtemp(prefix="openclaw-tui-test-config-")
-os.environ["XDG_CONFIG_HOME"] = CONFIG_HOME
-
-
-def _leftovers() -> list[psutil.Process]:
-    me = os.getpid()
-    found = []
-    for proc in psutil.process_iter(["pid"]):
-        if proc.pid == me:
-            continue
-        try:
-            if proc.status() == psutil.STATUS_ZOMBIE:
-                continue
-            if proc.environ().get(MARK) == os.environ[MARK]:
-                found.append(proc)
-        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-            continue
-    return found
 
 
 @pytest.fixture(autouse=True)
@@ -60,10 +34,10 @@ def no_orphans(request: pytest.FixtureRequest):
     if request.node.get_closest_marker("allow_leftovers"):
         return
     deadline = time.monotonic() + 5
-    left = _leftovers()
+    left = leftovers()
     while left and time.monotonic() < deadline:  # a process may still be on its way out
         time.sleep(0.05)
-        left = _leftovers()
+        left = leftovers()
     if left:
         desc = [f"{p.pid} {' '.join(p.cmdline())}" for p in left if p.is_running()]
         for p in left:
@@ -110,10 +84,23 @@ def nodes_config(rig: SshRig) -> Path:
     return rig.write_config(nodes_toml(rig))
 
 
+@pytest.fixture
+async def serve(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[ReexecServe]:
+    """A real ``openclaw-tui serve`` of the test's own, started, to re-execute; under the containment a test
+    parametrizes it with (``indirect``), else subreaper."""
+    host = ReexecServe(tmp_path, getattr(request, "param", "subreaper"))
+    try:
+        await host.start()
+        yield host
+    finally:
+        await host.close()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_leftovers: the test manages its own long-lived processes")
+    config.stash[FOLDERS] = isolate()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    shutil.rmtree(STATE_HOME, ignore_errors=True)
-    shutil.rmtree(CONFIG_HOME, ignore_errors=True)
+    for folder in config.stash.get(FOLDERS, []):
+        shutil.rmtree(folder, ignore_errors=True)

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.server.hostserver import HostServer
 
-from ..support.hosts import hosting
+from ..support.hosts import hosting, serving
 
 
 @pytest.fixture
 def sock(sock_dir):
     return sock_dir / "run" / "host.sock"
-
-
-@contextlib.asynccontextmanager
-async def serving(host: ToolHost, sock: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
-    """``host`` served on ``sock`` for the duration."""
-    server = HostServer(host, sock)
-    await server.start()
-    try:
-        yield host, sock
-    finally:
-        await server.close()
 
 
 @pytest.fixture

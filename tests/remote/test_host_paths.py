@@ -24,8 +24,8 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire import socketpaths as paths
 from openclaw_tui.remote.wire.socketpaths import candidate_paths, find_host, socket_path
 
-from ..conftest import MARK
 from ..support.hosts import hosting
+from ..support.isolation import MARK
 
 UID = os.getuid()
 

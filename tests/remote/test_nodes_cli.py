@@ -23,9 +23,11 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
 from ..support.hosts import hosting
+from ..support.mcpclients import call, mcp_session, over_mcp, text
+from ..support.sessions import start_background
 from ..support.sshrig import NodeHost, SshRig, nodes_toml
 from ..support.tmuxpane import Tmux
-from .test_mcp import call, mcp_session, started, text, wait_for
+from ..support.waiting import wait_for
 
 DEADLINE_S = 30.0
 
@@ -208,9 +210,10 @@ async def test_an_mcp_agent_runs_on_a_node_and_hears_of_its_exit_once(local_host
     async with mcp_session(local_host.socket, "alice", logs=logs, cwd=tmp_path) as alice:
         r = await call(alice, "exec", command="pwd", host="node", node="b")
         assert text(r) == str(rig.hosts["b"].workdir)  # not the agent's directory: that is this machine's
-        sid = await started(alice, command="sleep 0.3; echo finished-on-b", background=True, host="node", node="b")
+        sid = await start_background(over_mcp(alice), "sleep 0.3; echo finished-on-b", host="node", node="b")
         assert sid.startswith("b/")
-        await wait_for(lambda: [log for log in logs if sid in log.data], "the node's exit as a log message")
+        await wait_for(lambda: [log for log in logs if sid in log.data],
+                       what="the node's exit as a log message")
         r = await call(alice, "process", action="list")
         assert text(r).count(f"[exit] {sid} ") == 1
         r = await call(alice, "process", action="list")

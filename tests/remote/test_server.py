@@ -19,8 +19,8 @@ from openclaw_tui.core.procs.termination import members
 from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..core.vt.test_queries import ASKER
 from ..support.hosts import hosting
+from ..support.rawsources import ASKER
 
 
 async def test_socket_and_directory_are_private(served) -> None:

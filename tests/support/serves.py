@@ -26,6 +26,7 @@ from openclaw_tui.remote.wire.client import HostClient
 
 from .hosts import socket_folder
 from .orphans import ROUTES, escape_command, new_mark
+from .sessions import start_background
 from .waiting import wait_for
 
 CONFIG = """
@@ -37,6 +38,13 @@ killGraceMs = 500
 containment = "{mode}"
 """
 LINE_S = 60.0
+LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
+FLOOD = ("python3 -u -c 'import time\n"
+         f"for i in range(1, {LINES} + 1):\n"
+         "    print(\"line\", i)\n"
+         "    if i % 40 == 0: time.sleep(0.01)'")
+"""A flood of numbered lines, paced so a re-exec falls in its middle."""
+EXPECTED = [f"line {i}" for i in range(1, LINES + 1)]
 
 
 class Serve:
@@ -74,9 +82,8 @@ class Serve:
             for pty in (False, True):
                 mark, cwd = new_mark(), workdir / f"pty-{pty}"
                 cwd.mkdir()
-                r = await client.call({"tool": "exec", "command": escape_command(mark), "background": True,
-                                       "workdir": str(cwd), "pty": pty}, agent="main")
-                assert r["details"]["status"] == "running", r
+                await start_background(client.call, escape_command(mark), workdir=str(cwd), pty=pty,
+                                       agent="main")
                 await wait_for(lambda: all((cwd / route).exists() for route in ROUTES), 30, "escapes in place")  # noqa: B023
                 marks.append(mark)
         return marks
@@ -164,13 +171,6 @@ class ReexecServe(Serve):
         async with await self.client() as client:
             return await client.call(call, agent=agent)
 
-    async def bg(self, command: str, pty: bool = False, **more: Any) -> str:
-        """A background session's id."""
-        r = await self.call({"tool": "exec", "command": command, "background": True, "pty": pty,
-                             "workdir": str(self.workdir), **more})
-        assert r["details"]["status"] == "running", r
-        return r["details"]["sessionId"]
-
     async def poll(self, sid: str, timeout_ms: int = 0, agent: str = "main") -> dict[str, Any]:
         return await self.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": timeout_ms}, agent)
 
@@ -190,6 +190,26 @@ class ReexecServe(Serve):
     async def log(self, sid: str) -> str:
         r = await self.call({"tool": "process", "action": "log", "sessionId": sid, "limit": 1_000_000})
         return r["text"]
+
+
+def numbered(text: str) -> list[str]:
+    """The flood's lines in ``text``, in order."""
+    return [line for line in text.replace("\r", "").split("\n") if line.startswith("line ")]
+
+
+def waiting_for_the_host(pid: int) -> bool:
+    """The kernel shows ``pid`` blocked reading its socket: its request is out, its answer not yet in."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "unix_stream_read_generic"
+    except OSError:
+        return False
+
+
+def cli_call(serve: ReexecServe, request: dict, agent: str = "main") -> subprocess.Popen[str]:
+    """``openclaw-tui call`` under way (started, not awaited)."""
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
+                            env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
 
 
 def install(where: Path, version: str | None = None) -> None:

@@ -27,8 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from .isolation import MARK
+
 SSHD = "/usr/sbin/sshd"
-MARK = "OPENCLAW_TUI_TEST_MARK"
 
 
 def is_serving(path: Path) -> bool:
@@ -103,7 +104,7 @@ class SshRig:
                 raise RigUnavailable(f"{tool} is not installed (Debian: openssh-server, openssh-client)")
         # Short: socket paths must fit a Unix socket address.
         self.root = Path(tempfile.mkdtemp(prefix="oc-ssh-", dir="/tmp"))
-        self.user = pwd.getpwuid(os.getuid()).pw_name  # who sshd lets in: never $USER or $LOGNAME, which may lie
+        self.user = pwd.getpwuid(os.getuid()).pw_name  # whom sshd lets in: not $USER, which may say otherwise
         self.port = _free_port()
         self.hosts: dict[str, NodeHost] = {}
         self.sshd: subprocess.Popen[bytes] | None = None

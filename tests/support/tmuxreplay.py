@@ -7,8 +7,8 @@ so tmux has parsed every byte before the piece ends; only then does the test res
 escape sequence or a UTF-8 character is moved to that sequence's start: nothing in a sequence acts before
 its last byte, so the screen is the same. The pane is read back with ``capture-pane`` and ``display``.
 
-The server is private (``-S`` socket in a short folder of its own under ``/tmp``, its own config: no status line, so the
-window is the pane; ``xterm-256color``; no escape delay) and runs in a UTF-8 locale.
+The server is private (``-S`` socket in a short folder of its own under ``/tmp``, its own config: no status
+line, so the window is the pane; ``xterm-256color``; no escape delay) and runs in a UTF-8 locale.
 
 ``capture-pane`` only reports the cells a program wrote, not the blanks an erase, insert or scroll left in
 a background colour. For those, ``drawn=True`` also attaches a client to the pane from a second tmux whose

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,13 +62,6 @@ def our_cells(screen: TerminalScreen, y: int, width: int) -> list[tuple[str, Att
     """Row ``y`` of our screen in the reader's terms, so the two sides are compared as plain values."""
     return [(cell.data, Attrs(*(getattr(cell.style, f) for f in Attrs._fields)))
             for cell in screen.row_cells(y)[:width]]
-
-
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from ..support.sessions import background_id
 from ..support.sshrig import SshRig
 from ..support.tmuxpane import Tmux, console_script, serve_host
 
@@ -51,9 +52,8 @@ def row(screen: str, sid: str) -> str:
 def test_the_dashboard_across_two_nodes_in_tmux(serving: dict[str, str], nodes_config: Path, rig: SshRig) -> None:
     def start(command: str, node: str | None = None, **kw: object) -> str:
         where = {"host": "node", "node": node} if node else {}
-        res = call(serving, nodes_config, {"tool": "exec", "command": command, "background": True, **where, **kw})
-        assert res["details"]["status"] == "running", res
-        return str(res["details"]["sessionId"])
+        request = {"tool": "exec", "command": command, "background": True, **where, **kw}
+        return background_id(call(serving, nodes_config, request))
 
     here = start("sleep 300")
     typed = start("cat", node="a", pty=True)

@@ -10,7 +10,7 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app
 
-from .conftest import header, run, toasts, until
+from ..support.pilots import header, run, toasts, until
 
 
 def unusable_host(tmp_path: Path) -> ToolHost:

@@ -8,7 +8,8 @@ from textual.widgets import Input, Label
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, QuitDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SMALL, drawn, footer_actions, run, selected, start, until
+from ..support.pilots import SMALL, drawn, footer_actions, run, selected, until
+from ..support.sessions import start_background
 
 
 def says(lines: list[str], text: str) -> bool:
@@ -26,7 +27,7 @@ def says(lines: list[str], text: str) -> bool:
 
 async def test_every_dialog_fits_an_80x24_terminal(app, host):
     async with run(app, SMALL) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         for key, kind in (("n", NewCommandDialog), ("p", PasteDialog), ("k", SendKeysDialog), ("x", ConfirmDialog)):
             await pilot.press(key)
@@ -42,7 +43,7 @@ async def test_every_dialog_fits_an_80x24_terminal(app, host):
 
 async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
     async with run(app, (60, 15)) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         terminal = app.workspace.view.terminal
         await until(pilot, lambda: terminal.size.height >= 3, "a few rows for the session")
@@ -51,7 +52,7 @@ async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
 
 async def test_the_quit_question_wraps_every_id_inside_the_dialog(app, host):
     async with run(app, SMALL) as pilot:
-        ids = [await start(host, "sleep 60") for _ in range(6)]
+        ids = [await start_background(host.call, "sleep 60", workdir="/tmp") for _ in range(6)]
         await until(pilot, lambda: set(app.query_one(SessionList).ids) == set(ids), "the sessions listed")
         await pilot.press("q")
         dialog = await until(pilot, lambda: isinstance(app.screen, QuitDialog) and app.screen, "the question")
@@ -90,7 +91,8 @@ async def test_a_long_refusal_wraps_inside_the_new_command_dialog(app, host, tmp
 
 async def test_at_80_columns_the_exit_code_stays_and_name_and_agent_get_shorter(app, host):
     async with run(app, SMALL) as pilot:
-        sid = await start(host, "sh -c 'echo a-rather-long-command-line; exit 3'", agent="an-agent-with-a-long-name")
+        sid = await start_background(host.call, "sh -c 'echo a-rather-long-command-line; exit 3'",
+                                     agent="an-agent-with-a-long-name", workdir="/tmp")
         await until(pilot, lambda: not host.session(sid).running, "the session ended")
         table = app.query_one(SessionList)
         row = await until(pilot, lambda: next((r for r in drawn(table) if sid in r and "exit 3" in r), None),

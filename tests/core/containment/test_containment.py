@@ -23,7 +23,7 @@ from openclaw_tui.core.procs import cgroups, proctable
 
 from ...support.hosts import hosting
 from ...support.orphans import CGROUPS, needs_cgroups, new_mark, survivors
-from ..conftest import wait_for
+from ...support.waiting import wait_for
 
 FREEZER = Path("/sys/fs/cgroup/freezer")
 

@@ -29,7 +29,7 @@ from openclaw_tui.core.procs.termination import members
 from openclaw_tui.core.session import events as ev
 
 from ...support.hosts import hosting
-from ..conftest import bg, poll_until
+from ...support.sessions import poll_until, start_background
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")
@@ -328,7 +328,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
     # while waiting, even when its child caught it, so a shell line after it would never run there
     code = "try:\n    input('prompt> ')\nexcept KeyboardInterrupt:\n    print('caught')\nprint('after', input('again> '))"
     cmd = f"tty && echo is-a-tty; stty size; read -p 'name? ' n; echo got=$n; read z; stty size; exec {PY} -c \"{code}\""
-    sid = await bg(host, cmd, pty=True)
+    sid = await start_background(host.call, cmd, pty=True, agent="main")
     assert host.session(sid).details()["host"] == "sandbox"
     out = await poll_until(host, sid, "main", lambda o: "name?" in o)
     assert "is-a-tty" in out and "30 120" in out
@@ -350,7 +350,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
 
 @needs_sandbox
 async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: ToolHost) -> None:
-    sid = await bg(host, "echo ready; sleep 300", pty=True)
+    sid = await start_background(host.call, "echo ready; sleep 300", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "ready" in o)
     await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
     s = host.session(sid)
@@ -361,7 +361,7 @@ async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: Tool
 @needs_sandbox
 @pytest.mark.parametrize("pty", [False, True])
 async def test_kill_ends_everything_inside_the_sandbox(host: ToolHost, pty: bool) -> None:
-    sid = await bg(host, "sh -c 'sleep 300 & sleep 300'", pty=pty)
+    sid = await start_background(host.call, "sh -c 'sleep 300 & sleep 300'", pty=pty, agent="main")
     s = host.session(sid)
     deadline = time.monotonic() + 20
     while len(members(s.pid)) < 5:  # launcher, namespace init, shell, two sleeps
@@ -376,7 +376,7 @@ async def test_kill_ends_everything_inside_the_sandbox(host: ToolHost, pty: bool
 async def test_a_kill_right_after_the_start_is_still_a_sigterm(host: ToolHost) -> None:
     # the launcher ignores SIGTERM until the program starts; the kill waits for it instead of being lost
     for _ in range(3):
-        sid = await bg(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", agent="main")
         start = time.monotonic()
         r = await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
         assert r["details"]["exitSignal"] == "SIGTERM", r["details"]

@@ -1,0 +1,49 @@
+"""A test run kept apart from the machine it runs on, and the marker that finds what a test left running.
+
+:func:`isolate` gives the run state and config folders of its own and drops the product's variables from the
+environment it started in, so a user's config, or a socket an outer host exported, never changes what a host
+or command under test does. Every child inherits :data:`MARK`, so :func:`leftovers` finds one even after
+it was re-parented away from the test process (the case an orphan check by parentage would miss).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+MARK = "OPENCLAW_TUI_TEST_MARK"
+SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
+FOLDERS = pytest.StashKey[list[Path]]()  # where a run keeps what isolate() made, to remove at its end
+
+
+def isolate() -> list[Path]:
+    """Set up this process's environment for a test run; returns the folders to remove when it ends."""
+    for name in [n for n in os.environ if n.startswith(SETTINGS_VARIABLES)]:
+        del os.environ[name]
+    os.environ[MARK] = uuid.uuid4().hex
+    state = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
+    config = tempfile.mkdtemp(prefix="openclaw-tui-test-config-")
+    os.environ["XDG_STATE_HOME"], os.environ["XDG_CONFIG_HOME"] = state, config
+    return [Path(state), Path(config)]
+
+
+def leftovers() -> list[psutil.Process]:
+    """Live processes (zombies aside) carrying this run's marker, other than this one."""
+    me = os.getpid()
+    found = []
+    for proc in psutil.process_iter(["pid"]):
+        if proc.pid == me:
+            continue
+        try:
+            if proc.status() == psutil.STATUS_ZOMBIE:
+                continue
+            if proc.environ().get(MARK) == os.environ[MARK]:
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+    return found
