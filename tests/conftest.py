@@ -7,7 +7,7 @@ live records under a ``$XDG_STATE_HOME`` of the run's own (the suite never write
 are dropped. Children inherit a marker variable, so a leftover is found even after it was re-parented away
 from us; a leftover fails the test that left it and is then killed so the next test starts clean. Sockets
 live in short folders of their own (``sock_dir``): a Unix socket's path holds 107 bytes, and ``tmp_path``
-grows with ``--basetemp``. The node fixtures (``rig``, ``nodes_config``) serve the remote and dashboard
+grows with ``--basetemp``. A run that leaves a file in the source tree fails. The node fixtures (``rig``, ``nodes_config``) serve the remote and dashboard
 tests alike, ``serve`` (a host to re-execute) the re-exec and reconnect tests.
 """
 
@@ -23,7 +23,7 @@ import psutil
 import pytest
 
 from .support.hosts import socket_folder
-from .support.isolation import FOLDERS, isolate, leftovers
+from .support.isolation import FOLDERS, SOURCES, isolate, leftovers, source_files
 from .support.serves import ReexecServe
 from .support.sshrig import A_CONFIG, RigUnavailable, SshRig, nodes_toml
 
@@ -99,6 +99,21 @@ async def serve(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_leftovers: the test manages its own long-lived processes")
     config.stash[FOLDERS] = isolate()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[SOURCES] = source_files()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # A test that wrote into the source tree fails the run, naming what it left (and the files are kept, to
+    # be looked at): the next run, or the next clone's commit, would carry them.
+    left = sorted(source_files() - session.config.stash.get(SOURCES, set()))
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"\nfiles left in the source tree by this run: {[str(p) for p in left]}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -16,6 +16,7 @@ from openclaw_tui import ToolHost
 from openclaw_tui.remote.wire.client import HostClient
 
 from .support.hosts import hosting, serving
+from .support.isolation import source_files
 from .support.mcpclients import mcp_session, over_mcp
 from .support.sessions import start_background
 
@@ -93,6 +94,21 @@ def test_the_checks_see_a_helper_in_a_conftest_and_an_import_of_one() -> None:
                 "def helper(): ...\n\nclass Rig: ...\n\ndef pytest_configure(config): ...\n")
     assert [line.split(":")[0] for line in not_fixtures_or_hooks(conftest)] == [
         "Assign at line 3", "FunctionDef at line 8", "ClassDef at line 10"]
+
+
+def test_the_source_tree_check_sees_a_file_a_test_left_there(tmp_path) -> None:
+    (tmp_path / "openclaw_tui" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "tests" / "ui" / "__snapshots__").mkdir(parents=True)
+    (tmp_path / "openclaw_tui" / "cli.py").write_text("")
+    before = source_files(tmp_path)
+    (tmp_path / "openclaw_tui" / "_probe_import.py").write_text("")
+    (tmp_path / "tests" / "ui" / "left.bin").write_bytes(b"")
+    (tmp_path / "openclaw_tui" / "__pycache__" / "cli.cpython-311.pyc").write_bytes(b"")
+    (tmp_path / "tests" / "ui" / "__snapshots__" / "new.svg").write_text("")
+    assert sorted(source_files(tmp_path) - before) == [tmp_path / "openclaw_tui" / "_probe_import.py",
+                                                       tmp_path / "tests" / "ui" / "left.bin"]
+    assert tmp_path / "openclaw_tui" / "cli.py" in before
+    assert len(source_files()) > 200  # the real tree is found from where the helpers live
 
 
 # -- one start_background over every surface -----------------------------------------------------------------

@@ -3,7 +3,8 @@
 :func:`isolate` gives the run state and config folders of its own and drops the product's variables from the
 environment it started in, so a user's config, or a socket an outer host exported, never changes what a host
 or command under test does. Every child inherits :data:`MARK`, so :func:`leftovers` finds one even after
-it was re-parented away from the test process (the case an orphan check by parentage would miss).
+it was re-parented away from the test process (the case an orphan check by parentage would miss), and
+:func:`source_files` lists the source tree, which a run must leave as it found it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import pytest
 MARK = "OPENCLAW_TUI_TEST_MARK"
 SETTINGS_VARIABLES = ("OPENCLAW_TUI_SOCKET", "OPENCLAW_TUI_CONFIG", "OPENCLAW_BASH_", "OPENCLAW_PROCESS_", "PI_BASH_")
 FOLDERS = pytest.StashKey[list[Path]]()  # where a run keeps what isolate() made, to remove at its end
+SOURCES = pytest.StashKey[set[Path]]()  # the source tree's files when the run began
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def isolate() -> list[Path]:
@@ -46,4 +49,16 @@ def leftovers() -> list[psutil.Process]:
                 found.append(proc)
         except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
             continue
+    return found
+
+
+def source_files(root: Path = ROOT) -> set[Path]:
+    """The files of the product's and the tests' source trees under ``root``, bytecode caches and snapshots
+    (which ``--snapshot-update`` writes on purpose) aside: a file a test writes there (a probe module, a
+    recording) outlives the run and changes the next one."""
+    found = set()
+    for top in ("openclaw_tui", "tests"):
+        for folder, subfolders, files in os.walk(root / top):
+            subfolders[:] = [name for name in subfolders if name not in ("__pycache__", "__snapshots__")]
+            found.update(Path(folder, name) for name in files)
     return found
