@@ -1,21 +1,8 @@
-"""The ``openclaw-tui`` command: the dashboard by default, and the other surfaces as subcommands.
+"""The ``openclaw-tui`` command: the dashboard by default, and the other surfaces as subcommands (listed in
+the package docstring).
 
-Each surface is a thin layer over the host; this module only parses arguments and hands over.
-
-    openclaw-tui [--demo]        the dashboard on the host serving the socket (one is started in the
-                                 background if none serves; quitting can leave its sessions running)
-    openclaw-tui serve           the host with no UI, for agents and dashboards, outliving them all
-    openclaw-tui serve --reexec  the running host re-executes itself on the code installed now
-    openclaw-tui --version       this command's version and the serving host's
-    openclaw-tui attach          the dashboard on a running host (never starts one)
-    openclaw-tui mcp [--agent]   an MCP server on stdio for an agent (starts `serve` if none runs)
-    openclaw-tui call '<json>'   one tool call against the running host, JSON result on stdout
-                                 (``-`` reads the call from stdin, ``@FILE`` from a file)
-    openclaw-tui bridge          this machine's host socket on stdin/stdout (what `ssh NODE` runs)
-    openclaw-tui nodes           the configured nodes and whether each answers
-    openclaw-tui attach --node N the dashboard on node N's host, over ssh
-
-Nothing is imported before it is needed: ``call`` runs in scripts' loops, and loads only a socket client.
+Each surface is a thin layer over the host: this module only parses arguments and hands over, importing
+nothing before it is needed.
 """
 
 from __future__ import annotations

@@ -1,9 +1,39 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
 ``nodes`` and ``attach --node``.
 
-Each is a function ``cli.py`` calls with the parsed arguments and whose return value is the exit status:
-0, 1 for a failed result, 2 with one line on stderr when the call cannot be made. They start fast: each
-imports only what it uses, and none loads the host itself.
+Each is a function ``cli.py`` calls with the parsed arguments and whose return value is the exit status: 0
+when it did what was asked, 1 for a failed result, 2 with one line on stderr when the call cannot be made, 130
+when interrupted (each command below says what counts as which). They start fast: each imports only what it
+uses, and none loads the host itself.
+
+**call** (``call.py``). The call is the argument itself, ``-`` to read it from stdin, or ``@FILE`` to read it
+from a file, so a script can send a 2 MB paste that no argument list would carry. Exit status is 0 unless the
+result is ``failed`` (1); 2, with one line on stderr, when the call cannot be read (not JSON, not an object,
+an unreadable file), when no host is running (start one with ``openclaw-tui serve``, or open the dashboard,
+which serves the same socket), when the host cannot be reached, or when it went away during the call (its
+outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the host, as it would in-process).
+When the host re-executes itself in place during the call (``serve --reexec``), the call reconnects: a read
+(``process`` list, poll, log, screen) is sent again, anything else fails with status 2 saying the host
+restarted and to check with list/poll, since it may or may not have run. Scripts call this in loops, so it
+starts in a few tens of milliseconds: a blocking socket and the standard library's ``json``, nothing of the
+host (no asyncio, pydantic or MCP); ``tests/remote/test_call_startup.py`` guards the imports.
+
+**--version and serve --reexec** (``hostcontrol.py``): which code runs, and moving the host onto new code.
+``--version`` says which version this command is and which the host serving the socket runs (it asks the
+host's ``hello``), so after ``pip install -U`` one can see whether the host still runs the old code. ``serve
+--reexec`` asks the running host to re-execute itself in place (the ``host.reexec`` method; SIGUSR2 does the
+same), waits until the same host answers again on the new code, and says what it kept. Exit 0 when it is back;
+1 when no host serves, when the host refused (the code installed now cannot take over: the host stays as it is
+and the message says why), or when it did not come back (it could not resume and ended, as a host that dies
+does: see its log).
+
+**nodes and attach --node** (``nodelist.py``). ``nodes`` connects to every configured node at once (never
+starting a host there: it only looks) and prints one line each: whether it answers, its version, its sessions,
+the round trip of a request on the open connection (the median of a few) and how long ssh took to connect; or,
+when it does not answer, what was tried and ssh's last word. Exit status 0 when every node answered, 1 when
+one did not, 2 when no node is configured or the config cannot be read, 130 on Ctrl-C. ``attach --node NAME``
+opens the dashboard on that node's host, over the same ssh bridge the agents' calls use; as with ``attach``,
+no host is started there and quitting leaves its sessions running.
 """
 
 from openclaw_tui.core.exports import lazy_exports

@@ -1,18 +1,7 @@
 """``openclaw-tui call``: one tool call against the running host, the result as JSON on stdout.
 
-The call is the argument itself, ``-`` to read it from stdin, or ``@FILE`` to read it from a file, so a
-script can send a 2 MB paste that no argument list would carry. Exit status is 0 unless the result is
-``failed`` (1); 2, with one line on stderr, when the call cannot be read (not JSON, not an object, an
-unreadable file), when no host is running (start one with ``openclaw-tui serve``, or open the dashboard,
-which serves the same socket), when the host cannot be reached, or when it went away during the call (its
-outcome is then unknown); 130 when interrupted (Ctrl-C cancels the call on the host, as it would
-in-process). When the host re-executes itself in place during the call (``serve --reexec``), the call
-reconnects: a read (``process`` list, poll, log, screen) is sent again, anything else fails with status 2
-saying the host restarted and to check with list/poll, since it may or may not have run.
-
-Scripts call this in loops, so it starts in a few tens of milliseconds: a blocking socket and the
-standard library's ``json``, nothing of the host (no asyncio, pydantic or MCP);
-``tests/remote/test_call_startup.py`` guards the imports.
+The call is the argument, ``-`` (stdin) or ``@FILE``; a read is sent again when the host re-executes mid-call.
+It loads only a blocking socket and ``json``, since scripts call it in loops.
 """
 
 from __future__ import annotations

@@ -1,13 +1,5 @@
-"""``openclaw-tui --version`` and ``openclaw-tui serve --reexec``: which code runs, and moving the host onto new code.
-
-``--version`` says which version this command is and which the host serving the socket runs (it asks the
-host's ``hello``), so after ``pip install -U`` one can see whether the host still runs the old code.
-
-``serve --reexec`` asks the running host to re-execute itself in place (the ``host.reexec`` method; SIGUSR2
-does the same), waits until the same host answers again on the new code, and says what it kept. Exit 0
-when it is back; 1 when no host serves, when the host refused (the code installed now cannot take over: the
-host stays as it is and the message says why), or when it did not come back (it could not resume and ended,
-as a host that dies does: see its log).
+"""``openclaw-tui --version`` and ``openclaw-tui serve --reexec``: which code runs, and moving the host onto
+new code.
 """
 
 from __future__ import annotations

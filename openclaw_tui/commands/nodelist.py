@@ -1,13 +1,7 @@
 """``openclaw-tui nodes`` and ``openclaw-tui attach --node NAME``: the configured nodes from a shell.
 
-``nodes`` connects to every configured node at once (never starting a host there: it only looks) and
-prints one line each: whether it answers, its version, its sessions, the round trip of a request on the
-open connection (the median of a few) and how long ssh took to connect; or, when it does not answer, what
-was tried and ssh's last word. Exit status 0 when every node answered, 1 when one did not, 2 when no node
-is configured or the config cannot be read, 130 on Ctrl-C.
-
-``attach --node NAME`` opens the dashboard on that node's host, over the same ssh bridge the agents'
-calls use; as with ``attach``, no host is started there and quitting leaves its sessions running.
+``nodes`` looks at every node at once (never starting a host there) and prints a line each; ``attach --node``
+opens the dashboard on one node's host over the ssh bridge.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """A package's face, loaded on first use: what other packages may import from it, and nothing more.
 
-A package's ``__init__`` lists its face once, as the imports of its ``if TYPE_CHECKING:`` block (``from
-.mod import Name as Name``; ``from . import mod as mod`` offers a module as a namespace). Type checkers
-read that block; at run time :func:`lazy_exports` reads the same lines from the file and imports a
-name's module only when somebody asks for the name, so a command that needs one name does not pay for
-its whole package (``openclaw-tui call`` starts in a few tens of milliseconds; the whole core takes ten
-times that to import).
+The face is the imports of the ``if TYPE_CHECKING:`` block of a package's ``__init__`` (``from .mod import
+Name as Name``, or ``from . import mod as mod`` for a module as a namespace), which type checkers read;
+:func:`lazy_exports` reads the same lines at run time and imports a name's module only when somebody asks for
+it.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Print the screen a byte stream produces: ``python -m openclaw_tui.terminal --cols 80 --rows 24 < out.bin``.
 
-For looking at recorded streams and checking the engine by hand: rows are printed plainly with trailing
-blanks stripped, or with ``--ansi`` with each run's colours and attributes re-emitted as SGR sequences.
+For looking at recorded streams and checking the engine by hand: rows plainly, or with ``--ansi`` in their
+colours.
 """
 
 from __future__ import annotations

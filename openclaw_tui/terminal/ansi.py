@@ -1,7 +1,7 @@
-"""Styled runs back to ANSI text, for printing a screen in a terminal (``python -m openclaw_tui.terminal --ansi``).
+"""Styled runs back to ANSI text, for printing a screen in a terminal (``python -m openclaw_tui.terminal
+--ansi``).
 
-Each run is preceded by one SGR sequence that sets its whole style from a reset, so a printed row never
-depends on the row before it; a row ends with a reset. Sequences are cached per ``Style``.
+Each run sets its whole style from a reset, so a printed row never depends on the row before it.
 """
 
 from __future__ import annotations

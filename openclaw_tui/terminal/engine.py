@@ -1,5 +1,6 @@
-"""The terminal engine as the host uses it (``core.host.TerminalEngine``): answering PTY programs'
-queries and drawing a session's screen for agents, both from the session's raw output."""
+"""The terminal engine as the host uses it (``core.tools.TerminalEngine``): answering PTY programs' queries
+and drawing a session's screen for agents, both from the session's raw output.
+"""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
 """A live view of one session's terminal: a screen fed from the session's raw ring on a time budget.
 
-The view never sits on the ingest path: the session drains its PTY into a ``RawRing`` at full speed and
-the view only reads that ring, remembering the absolute offset it parsed up to. The UI calls
-:meth:`LiveView.advance` once per frame; it parses at most ``budget_ms`` of bytes, measured with
-``perf_counter``. When more bytes wait than the budget can parse (judged by the measured parse rate), or
-the ring already dropped bytes the view had not read, the view rebuilds its screen from the tail (see
-:mod:`.catchup`) so what it shows is current within a frame and the child is never slowed. A screen
-exists only while a view does; ``close()`` lets both go.
-
-Watching never changes the program's terminal: the view's screen always has the PTY's own size, taken
-from the size marks in the ring. It resizes as it parses past each mark, so it shows exactly what a
-terminal that lived through the same bytes and resizes shows, however late it attached.
+It parses at most ``budget_ms`` a frame and rebuilds from the tail (:mod:`.catchup`) when it falls behind, so
+the child is never slowed; its screen always has the PTY's own size.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Screens built on demand from a session's raw ring, for when no view holds one: the host answering a
 cursor-position query, and an agent reading the screen of a full-screen program.
 
-Nothing is kept: the screen is rebuilt from the output the ring still holds, with the same catch-up a view
-uses when it falls behind (:mod:`.catchup`) and the resizes recorded among the bytes, so it is exact for
-scrolling output and right again after a full-screen program's next full redraw, it reports the size the
-program really has, and it costs a parse of at most about ``window`` bytes.
+Nothing is kept: the screen is rebuilt from the ring with the catch-up a view uses (:mod:`.catchup`).
 """
 
 from __future__ import annotations

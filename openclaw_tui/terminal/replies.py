@@ -1,12 +1,7 @@
 """Answers to a PTY program's terminal queries, worked out from the session's own output.
 
-The host answers every query the core's scanner finds (see :mod:`openclaw_tui.core.vt.queries`), whether
-or not a dashboard is watching, so a program never waits on a view and never gets two answers from two
-views. Status and attribute queries have fixed answers. The cursor position needs a screen: one is built
-on demand from the output just before the query (the same catch-up a view does when it falls behind, so
-it is exact for scrolling output and right again after a full-screen program's next full redraw), asked
-its cursor, and dropped. A program that floods queries cannot stall the loop: past a time budget per
-second, a cursor query gets the previous cursor answer again, which may be stale but never hangs it.
+The host answers every query the core finds (:mod:`openclaw_tui.core.vt.queries`), whether or not a dashboard
+is watching; a program that floods cursor queries gets the previous answer past a time budget.
 """
 
 from __future__ import annotations

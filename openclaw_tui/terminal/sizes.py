@@ -1,9 +1,7 @@
 """Replaying a stretch of a session's output the way a terminal lived through it: bytes and resizes.
 
-The raw ring records each resize as a size mark at the offset where it happened (see
-:mod:`openclaw_tui.core.session.rawring`). Every replay, live view, catch-up and on-demand screen alike, starts at
-the size in force where it starts and splits its feeds at the marks after that, so a screen rebuilt from
-the ring is the screen a terminal shows after the same bytes and the same resizes.
+Every replay starts at the size in force where it starts and splits its feeds at the size marks of
+:mod:`openclaw_tui.core.session.rawring` after that.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a live terminal view needs from a session: its raw output ring and its window size.
 
-The core's ``Session`` provides exactly this; the view codes against the protocol so it can be tested
-with an in-memory source or a real PTY, and so the terminal package never imports the core's classes.
+The core's ``Session`` provides exactly this; the view codes against the protocol so it can be tested with an
+in-memory source or a real PTY, and so the terminal package never imports the core's classes.
 """
 
 from __future__ import annotations

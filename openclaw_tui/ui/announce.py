@@ -1,11 +1,7 @@
 """Which host changes become notices, and in how many words.
 
-A session that starts waiting for input, or ends, is news; what the operator already knows is not:
-sessions already waiting when the dashboard first looks (an attach), the first wait of the demo's own
-sessions (the header counts them), and the keystrokes of a prompt being typed into. News that arrives while
-a notice of its kind still shows is merged into that one ("3 sessions wait for input: a, b, c"), so a
-burst is one line. A program that idles reading the terminal between redraws (``top``) flips in and out
-of waiting every second; it is announced again only once it was seen working after someone sent it input.
+A session that starts waiting or ends is news; what the operator already knows is not, and a burst of news of
+one kind is one line.
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """The dashboard application: the host's sessions on screen, with notices, the new-command dialog and quit.
 
-The app is given its host, as a :class:`~openclaw_tui.remote.mirror.viewprotocols.HostView` (a mirror of the host serving
-the socket, or in tests one in this process), and never owns its lifetime: the sessions are the host's,
-and leaving the dashboard only stops watching them. Quitting while sessions run asks whether to keep them
-running (detach) or end them (:mod:`.dialogs.quit`); a hang-up or SIGTERM detaches. Host events arrive through :class:`~.bridge.HostBridge` as
-messages (:mod:`.messages`; waiting changes, by the idle rule or the kernel's evidence, come as list
-changes); a once-a-second tick updates the runtimes shown. Notifications go to the notice
-line (:mod:`.notices`), and :mod:`.announce` decides which changes are news. The header says how the link
-to the host stands (reconnecting after a re-exec of the host, gone for good).
+The app is given its host as a :class:`~openclaw_tui.remote.mirror.viewprotocols.HostView` and never owns its
+lifetime: leaving only stops watching. Host events arrive through :class:`~.eventbridge.HostBridge` as
+messages (:mod:`.messages`).
 """
 
 from __future__ import annotations
@@ -53,7 +48,7 @@ class DashboardApp(App[int]):
         host: the host whose sessions are shown (started on mount if it was not; never closed here).
         demo: start the example sessions of :mod:`.demo` once mounted.
         handle_signals: detach and exit on SIGTERM/SIGHUP (for the real program, not tests).
-        keymap: binding id -> key(s), applied over the defaults (see :mod:`.settings`).
+        keymap: binding id -> key(s), applied over the defaults (see :mod:`.keymap`).
         attached_to: where the host serves (its socket), shown in the header.
     """
 

@@ -1,11 +1,4 @@
-"""Copy that tells the truth: where the text went, whether that can be known, and a file to fall back on.
-
-A terminal program can only ask the terminal to set the clipboard (OSC 52); no terminal answers, and many
-ignore the request. Inside tmux the request reaches the clipboard only with ``set-clipboard on`` (the
-default, ``external``, drops it), which tmux can be asked about. So every copy is also saved to a file in
-a private folder, and the notice says which of three things happened: tmux took it, tmux dropped it (and
-how to enable it), or it was sent to the terminal, which may or may not support it.
-"""
+"""Copy that tells the truth: where the text went, whether that can be known, and a file to fall back on."""
 
 from __future__ import annotations
 

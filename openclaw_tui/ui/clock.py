@@ -1,8 +1,7 @@
 """Every time the dashboard shows goes through this module.
 
-Runtimes tick and clock times change, which makes screenshots differ from run to run; tests replace
-:func:`runtime_ms` and :func:`wall_clock` here (one place) to freeze them. The formatting helpers are
-pure so the list, the view and the transcript all show times the same way.
+Tests replace :func:`runtime_ms` and :func:`wall_clock` here (one place) to freeze them; the formatting
+helpers are pure.
 """
 
 from __future__ import annotations

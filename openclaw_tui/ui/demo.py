@@ -1,13 +1,7 @@
 """Example sessions for ``openclaw-tui --demo``: something real to watch and rescue at once.
 
-Each is a real command started through the ``exec`` tool under the agent name ``demo``, exactly as an
-agent would start it: a build-like log on pipes (with warnings on stderr) that runs about a minute, a
-``y/N`` question and a password prompt (``getpass``) waiting in PTYs, a Python REPL, a deploy job that
-fails, and a full-screen program (``top`` when installed, else a small curses clock). The scripts are
-written to a folder so the session list shows readable names (``bash build.sh``): one per user in the
-temporary directory (``$TMPDIR/openclaw-tui-demo-<uid>``, where sandboxed runs can see it; the state
-directory is hidden from them), written afresh by each ``--demo`` and left in place, since demo sessions
-kept running when the dashboard detaches still run from it (a few small files, for the system to clean).
+Each is a real command started through the ``exec`` tool under the agent name ``demo``, from scripts written
+to ``$TMPDIR/openclaw-tui-demo-<uid>``.
 """
 
 from __future__ import annotations

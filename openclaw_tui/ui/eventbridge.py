@@ -1,12 +1,7 @@
 """From host events to Textual messages (:mod:`.messages`).
 
-The host calls its listeners synchronously on the shared asyncio loop, once per event, and output events
-arrive once per read from a child: far more often than anyone can look. The bridge listens through the
-core's :class:`~openclaw_tui.core.session.events.OutputCoalescer`, as every consumer of the event bus does, so a
-session's output posts one :class:`~.messages.SessionOutput` and the next only after the app handled it:
-a flooding child costs the UI one message per frame at most. List changes coalesce the same way into one
-:class:`~.messages.SessionsChanged`, which also carries waiting changes (the app announces new waiters
-when it syncs the list). Exits stay individual.
+It listens through the core's :class:`~openclaw_tui.core.session.events.OutputCoalescer`, so a flooding child
+costs the UI one message per frame at most.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The footer: Textual's, leaving out the less used keys when the terminal is too narrow for all of them.
 
-Textual lays the footer keys out in one row and clips what does not fit, and the app's own keys (new
-command, quit) come last in the binding chain, so at 80 columns they were the ones cut off. Here the
-footer drops keys in :data:`DROP_ORDER` (least needed first) until the rest fit, and then shows ``?``,
-which opens Textual's help panel listing every key of the focused widget and its ancestors.
+It drops keys in :data:`DROP_ORDER` (least needed first) until the rest fit, and then shows ``?``, which opens
+the help.
 """
 
 from __future__ import annotations

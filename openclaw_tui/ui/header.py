@@ -1,13 +1,7 @@
 """The header line: how many sessions run, wait, finished and failed, and what quitting does.
 
-Waiting sessions are the ones a person should look at first, so a non-zero waiting count is coloured like
-their rows and a zero one is muted. The counts are separated by ``·`` so they read apart in any copy of
-the screen. After the title, a mark says when the link to the host is not live (connecting, reconnecting,
-gone). The right end names the host's socket and says what quitting does: with nothing running it just
-quits; else it asks whether to keep the sessions running or end them. Narrow terminals get the short forms. No clock here: a ticking clock would make every screenshot different. Blanks never lead a run
-of text (an SVG renderer drops those, and the line's parts would move in the README's screenshots): a blank
-before text is a span of its own, and the padding before the right end trails the counts. With nodes, the
-counts cover every node's sessions, and a node that does not answer is marked ("node b unreachable").
+It shows no clock (it would make every screenshot different), and no run of its text starts with a blank,
+which an SVG renderer would drop.
 """
 
 from __future__ import annotations

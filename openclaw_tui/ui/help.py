@@ -1,9 +1,6 @@
 """The help dialog (``?``): the dashboard's own keys, grouped by what they are for, then Textual's.
 
-Textual's key panel lists the focused widget's bindings first (the list's cursor keys) and leaves out the
-ones that only apply elsewhere: the key that leaves type-through, the paste dialog's send key, the log
-view's paging. Here every dashboard key is listed by purpose, each under the key it is bound to now (a
-remapped key shows as remapped: the bindings are read through the app's keymap, as the footer reads them).
+Each key is listed under the key it is bound to now, read through the app's keymap as the footer reads them.
 """
 
 from __future__ import annotations

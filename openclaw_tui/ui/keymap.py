@@ -1,10 +1,6 @@
-"""Dashboard settings from the product's TOML config: key remapping by binding id.
+"""Dashboard settings from the product's TOML config: key remapping by binding id (``[dashboard.keymap]``).
 
-Every binding has an id (``kill``, ``send-keys``, ``leave-type-through`` ...); a ``[dashboard.keymap]``
-table in the same config file the host reads maps ids to keys, e.g. ``kill = "ctrl+k"``. The host's
-loader ignores this table, so the dashboard reads it here. A bad table is reported and skipped: a typo in
-the config must not keep the dashboard from starting. Keys may be written as they are typed: ``ctrl+]``
-becomes Textual's ``ctrl+right_square_bracket``.
+A bad table is reported and skipped, and keys may be written as they are typed (``ctrl+]``).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """A one-row widget for text that changes often (the session's title, its inputs): repainted on change only.
 
-A ``Label``'s ``update`` asks for a new layout of the whole screen, and the title changes at every
-tick (its runtime): that relayout was most of the dashboard's idle CPU. A line of fixed height never changes the
-layout, so here a change is only a repaint of the row, and no change is nothing at all.
+A ``Label``'s ``update`` relays out the whole screen; a line of fixed height never changes the layout.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """What the host tells the dashboard, as Textual messages: small records, the frequent ones replaceable.
 
-:class:`~.bridge.HostBridge` posts them from host events. Output comes far more often than anyone can
-look, so a pending :class:`SessionOutput` stands for all the output of its session since the last one
-was handled, and a queued one replaces an older one for the same session; :class:`SessionsChanged` stands
-for every list change since the last one was handled, the same way. Exits stay individual: each deserves
-a notice of its own.
+:class:`~.eventbridge.HostBridge` posts them from host events; a pending :class:`SessionOutput` or
+:class:`SessionsChanged` stands for every change since the last one was handled.
 """
 
 from __future__ import annotations

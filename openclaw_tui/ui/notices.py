@@ -1,12 +1,7 @@
 """The notice line: the dashboard's notifications on one row of their own, above the footer.
 
-Textual's toasts stack in a corner over whatever is there: the session list's status column, the header's
-counts, an open dialog. Here a notice takes a row that nothing else uses (up to three for a long one, such as
-a copy's file path), one at a time: the newest
-replaces the one shown, and notices of one kind that arrive while it shows are merged into it (three
-sessions that start waiting make one "3 sessions wait for input"), so a burst reads as one line. Each
-lives a few seconds (errors longer). The app's ``notify`` goes through :meth:`NoticeLine.post`, and each
-notice shown is also posted as a :class:`NoticeLine.Shown` message, for whoever wants to hear of it.
+One notice at a time, the newest replacing the one shown and merging those of its kind; the app's ``notify``
+goes through :meth:`NoticeLine.post`.
 """
 
 from __future__ import annotations

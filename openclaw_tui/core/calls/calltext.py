@@ -1,11 +1,7 @@
 """Reading a tool call's text without trusting it: JSON that decodes or a named reason, and text that is text.
 
-A call arrives as JSON from agents, scripts and sockets, and some of it is hostile or simply broken:
-nesting a hundred thousand levels deep, a number with ten thousand digits, ``NaN``, a lone UTF-16
-surrogate (``"\\udc80"``) that no UTF-8 encoder accepts. Each of these used to escape as an exception
-(``RecursionError``, ``ValueError``, ``UnicodeEncodeError``) deep inside the host, where it became an
-``internal-error`` or no answer at all. Here each becomes one readable reason, found before anything runs.
-Only the standard library is imported: the command line's call path uses this too, and must start fast.
+Deep nesting, huge numbers, ``NaN`` and lone surrogates each become one readable reason before anything runs,
+never an exception inside the host.
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""The shape every tool call returns: ``{"text": ..., "details": {"status": ..., ...}}``.
-
-``text`` is written for an agent to read and act on; ``details`` is for programs and always carries
-``status`` (running, completed or failed). Keeping the constructors here means every surface (Python API,
-MCP, the JSON command line) returns exactly the same thing.
-"""
+"""The shape every tool call returns: ``{"text": ..., "details": {"status": ..., ...}}``."""
 
 from __future__ import annotations
 

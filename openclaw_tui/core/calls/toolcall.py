@@ -1,11 +1,7 @@
 """A tool call as it arrives, read one way on every surface: JSON text or an object, or a named reason.
 
-The host, the socket client, the socket server and ``openclaw-tui call`` all receive calls that may be
-broken: text that is not JSON, JSON that is not an object. Each used to word that on its own; here it is
-read once, and a call that cannot be read raises :class:`BadCall` carrying the ``failed`` result that
-says why. The tools' names live here too, with the sentence for a name that is none of them, so the
-host's table (:mod:`.tools`) and the MCP server say the same thing. Only the standard library is
-imported: the command line's call path uses this, and must start fast.
+A call that cannot be read raises :class:`BadCall` carrying the ``failed`` result that says why; the tools'
+names live here too.
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 TOOL_NAMES = ("exec", "process")
-"""The tools an agent can call; :data:`.tools.TOOLS` runs each of them."""
+"""The tools an agent can call; :data:`~openclaw_tui.core.tools.TOOLS` runs each of them."""
 
 
 class BadCall(Exception):

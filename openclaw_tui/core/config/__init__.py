@@ -1,8 +1,32 @@
 """Settings: the defaults of the contract, then the TOML file, then environment overrides.
 
-``load_settings`` is the one reader; ``Settings`` holds the host's part and ``ExecSettings`` the exec and
-process tools' part (per agent too, captured when a call is admitted). ``[nodes.NAME]`` tables are read
-by ``nodesettings``. Nothing here imports another package of the core.
+``load_settings`` (``settings``) is the one reader; ``Settings`` holds the host's part and ``ExecSettings``
+the exec and process tools' part (per agent too, captured when a call is admitted). ``[nodes.NAME]`` tables
+are read by ``nodesettings``. Nothing here imports another package of the core.
+
+**Keys.** They are those of the seed documents (``tools.exec.backgroundMs``, ``timeoutSec``, ``cleanupMs``,
+``notifyOnExit``, ``notifyOnExitEmptySuccess``) plus the environment variables agents' hosts already set
+(``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
+clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs. A
+value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where runs
+execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
+``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``). The default secret paths
+are computed from the environment and from facts of the machine (``/run/user/<uid>``), so that they include
+every directory the host's socket can be in. Whether sessions are journaled (``tools.exec.persist``) and where
+the host keeps its state (``[host] stateDir``, default ``$XDG_STATE_HOME/openclaw-tui``: the journal and the
+record of live sessions) are host-wide; the state directory is a default secret too, since it holds every
+agent's output.
+
+**Nodes** (``[nodes.NAME]``): other machines whose hosts run calls, reached over OpenSSH. A node is named
+once, here, and that name is what agents pass as ``node`` and what prefixes the ids of its sessions
+(``gpu-box/brisk-atlas``), so it must be a plain word: letters, digits, ``.``, ``_`` and ``-``. ``ssh`` is any
+destination ssh takes (``user@box``, ``box``, an alias of ``~/.ssh/config``), never an option. ``command`` is
+the remote ``openclaw-tui`` as a shell command (for when it is not on ssh's non-interactive PATH, e.g.
+``"~/.local/bin/openclaw-tui"`` or ``"/opt/venv/bin/python -m openclaw_tui"``), ``socket`` the remote host's
+socket when it is not the default, and ``options`` extra ssh arguments, put before ours so they win (ssh keeps
+the first value it reads for each option). A table that cannot be used is left out with a warning saying why
+(given to the ``warn`` the config loader passes in, so ``nodesettings`` needs nothing of ``settings``); the
+rest of the configuration still loads.
 """
 
 from ..exports import lazy_exports

@@ -1,14 +1,7 @@
 """The ``[nodes.NAME]`` tables: other machines whose hosts run calls, reached over OpenSSH.
 
-A node is named once, here, and that name is what agents pass as ``node`` and what prefixes the ids of its
-sessions (``gpu-box/brisk-atlas``), so it must be a plain word: letters, digits, ``.``, ``_`` and ``-``.
-``ssh`` is any destination ssh takes (``user@box``, ``box``, an alias of ``~/.ssh/config``), never an
-option. ``command`` is the remote ``openclaw-tui`` as a shell command (for when it is not on ssh's
-non-interactive PATH, e.g. ``"~/.local/bin/openclaw-tui"`` or ``"/opt/venv/bin/python -m openclaw_tui"``),
-``socket`` the remote host's socket when it is not the default, and ``options`` extra ssh arguments, put
-before ours so they win (ssh keeps the first value it reads for each option). A table that cannot be used
-is left out with a warning saying why (given to the ``warn`` the config loader passes in, so this module
-needs nothing of it); the rest of the configuration still loads.
+Each table becomes a :class:`NodeSettings`, or is left out with a warning saying why while the rest of the
+configuration loads.
 """
 
 from __future__ import annotations

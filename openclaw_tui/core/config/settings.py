@@ -1,17 +1,7 @@
-"""Settings of the exec/process tools: defaults, then a TOML file, then environment overrides.
+"""Settings of the exec/process tools and the host: defaults, then a TOML file, then environment overrides.
 
-The keys are those of the seed documents (``tools.exec.backgroundMs``, ``timeoutSec``, ``cleanupMs``,
-``notifyOnExit``, ``notifyOnExitEmptySuccess``) plus the environment variables agents' hosts already set
-(``OPENCLAW_BASH_*``, with the older ``PI_BASH_*`` names read when the new one is unset). Every number is
-clamped to the range the contract gives, so a bad setting degrades to a sane one instead of breaking runs.
-A value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where
-runs execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
-``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``, see ``nodeconfig.py``);
-the default secret paths are computed from the environment and from facts of the machine
-(``/run/user/<uid>``), so that they include every directory the host's socket can be in. Whether sessions
-are journaled (``tools.exec.persist``) and where the host keeps its state (``[host] stateDir``, default
-``$XDG_STATE_HOME/openclaw-tui``: the journal and the record of live sessions) are host-wide; the state
-directory is a default secret too, since it holds every agent's output.
+Every number is clamped to the contract's range, and an environment value that is not a plain integer is
+ignored with a warning, so a bad setting degrades to a sane one instead of breaking runs.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""One session's container: which processes are the session's, and how to end them all with proof.
+"""One session's container, one class per ``details.containment``: ``cgroup``, ``subreaper`` or ``sandbox``.
 
-There are three, one per containment (``details.containment``):
-
-- ``cgroup``: the session's own cgroup v2, which its leader joins before exec. Its members are exactly
-  the session's processes, however they detached, and an empty group is the proof.
-- ``subreaper``: no cgroup could be had; the session's family is found by its marker, its process
-  group and session, and ancestry (:func:`leftovers.family`), with the host adopting orphans.
-- ``sandbox``: bubblewrap's PID namespace holds everything the program starts, and it dies with its
-  first process, so the launcher's process group is all there is to end; once the leader is gone, the
-  kernel has already killed and reaped the whole namespace.
-
-Each ends its members the same way (:func:`lifecycle.end_members`) and reports what it could not end.
+Each says which processes are the session's and ends them all with proof, reporting what it could not end.
 """
 
 from __future__ import annotations

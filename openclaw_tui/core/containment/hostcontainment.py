@@ -1,16 +1,4 @@
 """A host's containment: how its gateway sessions are held, what outlives a host's death, and who is calling.
-
-On the gateway each session gets its own cgroup v2 when the host can make one (root, or a delegated
-subtree of the host's own cgroup), else the host becomes a child subreaper and marks every session's
-processes; sandboxed sessions are held by the sandbox itself. ``host.containment`` in the config
-(``auto``, the default, or ``subreaper``) can force the fallback. Everything that must survive the
-host's sudden death is set up with the first gateway session: the host's cgroup, the watchdog and the
-live record. Leaving ends what is left and removes them. A new host sweeps the records of dead hosts
-(:func:`sweep`).
-
-It also answers who a process belongs to (:meth:`Containment.session_of`), so the socket can confine
-a caller running inside a session: its cgroup first, then its ancestry (a session's leader, or its
-process group), then the marker it carries.
 """
 
 from __future__ import annotations

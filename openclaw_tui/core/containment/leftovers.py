@@ -1,18 +1,7 @@
 """Finding a session's processes without a cgroup, and ending what a dead host left behind.
 
-A session's family is every process that carries its marker, is in its process group or the session
-its leader leads, or descends from one of those: between them that catches ``&``, ``nohup``, a changed
-process group, ``setsid`` and a double fork (the marker is inherited through all of them), and a
-descendant that cleared its environment while its parent is still one of ours.
-
-When a host dies, its watchdog (at once) and the next host to start (from the on-disk record) end what
-it left: its cgroups, the processes carrying its markers, and the groups of its sessions' leaders. Both
-run outside any event loop. A process group number is trusted only while its leader's pid is unused or
-still the leader (same start time), and every signal goes through :func:`proctable.signal_exact`, so a
-pid reused since the record was written is never touched.
-
-This module imports only the standard library and its two siblings, so the watchdog can load it without
-the rest of the package.
+It imports only the standard library and two modules of ``procs``, so the watchdog can load it without the
+rest of the product.
 """
 
 from __future__ import annotations

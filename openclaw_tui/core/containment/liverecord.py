@@ -1,18 +1,5 @@
-"""The on-disk record of a host's live gateway sessions, and the sweep a new host makes of dead hosts' records.
-
-A host killed outright (SIGKILL, the OOM killer) cannot end its sessions. Its watchdog normally does
-that within seconds; for the case where the watchdog died too, each host keeps a small record under the
-state directory (``$XDG_STATE_HOME/openclaw-tui/live/<host id>.json``, ``~/.local/state/...`` by
-default): its own pid and start time, its containment and cgroup, and per running gateway session the
-leader's pid, start time and process group, and cgroup. Every host start sweeps the records of hosts
-that are dead (pid gone, or reused: the start time differs), ends what they left (see
-:mod:`.leftovers`), and reports it, together with what their watchdog already ended. Cgroups named
-after a dead host but without a record (the host died before writing one) are ended and removed too.
-
-Writes are a few kilobytes, replaced atomically, on the loop, at most once per loop iteration (a burst of
-starts costs one write); failing to write (a read-only home) is logged once and never fails a run. A
-session started just before the host died may miss the record: the watchdog and the sweep still find it
-through the host's cgroup or marker, which the record names from the first gateway session on.
+"""The on-disk record of a host's live gateway sessions, and the sweep a new host makes of dead hosts'
+records.
 """
 
 from __future__ import annotations

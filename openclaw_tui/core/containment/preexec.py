@@ -1,16 +1,7 @@
 """How a child enters its session's container before the command runs: its cgroup, and death with the host.
 
-Two things must hold from the child's first instruction on: it is in its session's cgroup (so everything it
-starts is too), and it dies if the host dies (``PR_SET_PDEATHSIG``). Both are done in the child itself,
-before the command's own program starts. Running Python there costs a full ``fork`` of the host and its
-interpreter's after-fork work (about 10 ms per spawn for a host of a few hundred MB, all of it on the event
-loop), so pipe children use a tiny launcher instead and keep the cheap ``vfork`` path: ``/bin/sh`` writes
-itself into ``cgroup.procs`` and execs util-linux's ``setpriv --pdeathsig KILL``, which execs the command,
-all in the same process. Without ``setpriv`` (or for PTY children, which ptyprocess forks in Python anyway)
-the same two steps run as a ``preexec_fn``.
-
-The kernel sends the parent-death signal when the *thread* that forked exits, so spawns stay on the event
-loop's thread, which lives as long as the host.
+Pipe children keep the cheap ``vfork`` path through a ``/bin/sh`` and ``setpriv`` launcher; otherwise the same
+two steps run as a ``preexec_fn``.
 """
 
 from __future__ import annotations

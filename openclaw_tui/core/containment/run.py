@@ -1,11 +1,4 @@
-"""What launching a session found out, and the handles its launcher keeps while the run lives.
-
-:func:`.launch.start` returns this instead of writing on the session: the child (its pid, its PTY),
-where it runs (its placement: the sandbox or the host itself), the container that holds it, and the PTY
-size it was opened with. The session takes the facts it must remember (``Session.launched``); the
-launcher keeps its own bookkeeping here, for ending the run: whether a sandboxed program can already hear
-signals, and the one termination every kill of the run shares.
-"""
+"""What launching a session found out, and the handles its launcher keeps while the run lives."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
 """Starting a child under a pipe or a PTY and moving its bytes on the event loop.
 
-One runner serves both kinds of child: the output fds are watched with ``loop.add_reader`` and drained
-with non-blocking reads (several per wake-up, so a flooding child is read at close to PTY speed and never
-blocks on a full buffer), stdin writes are queued and drained with ``loop.add_writer`` so a child that
-never reads cannot stall the loop, and the exit is observed through a pidfd, so no thread per session and
-no blocking ``waitpid``. On a PTY master ``EIO`` means every slave fd is closed: end of file.
-
-Before the command runs, the child enters its container (its cgroup, and death with the host; see
-:mod:`.entry`). A host that re-executes itself in place hands each child over whole (:meth:`Child.handover`):
-it stays the host's child across the exec, so the next image adopts its fds and opens its pidfd again.
+Output is drained by ``loop.add_reader``, stdin by ``loop.add_writer``, and the exit is seen through a pidfd:
+no thread per session and no blocking ``waitpid``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,4 @@
-"""The bubblewrap sandbox around a run: what it sees, what it may write, and how it stays killable.
-
-A sandboxed run sees the system read-only and writes only its workdir, ``/tmp`` and ``$TMPDIR``. Like
-Codex's workspace-write sandbox, ``/tmp`` is the host's own (a tool, a virtualenv or a file under ``/tmp``
-is the same inside as outside, and what a run writes there is where the user looks for it), unless
-``tools.exec.sandbox.tmp = "private"`` gives each run an empty one of its own. Secret paths are found
-empty, under ``/tmp`` too (glob patterns such as ``/tmp/ssh-*`` are expanded at each run, so agent
-sockets made after the host started are hidden as well); a run has its own PID and IPC namespaces (and,
-with networking off, an empty network one).
-The host must manage it exactly like a host run, so the wrapping serves the host's process-group kill:
-``bwrap`` runs in the session's group with the terminating signals ignored (``env --ignore-signal``), so
-a SIGTERM reaches the program inside and gets its grace period instead of collapsing the sandbox at
-once, while SIGKILL kills ``bwrap`` and ``--die-with-parent`` takes the namespace with it; the program
-gets default dispositions back before its shell starts. ``--new-session`` is not used: it would cut a
-PTY run off its controlling terminal (it guards a shared terminal against injected input, and a
-session's PTY is its own); instead a small helper makes a PTY job the terminal's foreground group, so
-Ctrl-C and the kernel's input-wait evidence see the program rather than the launcher. Whether the
-sandbox works is probed once per process, off the event loop, and cached.
-"""
+"""The bubblewrap sandbox around a run: what it sees, what it may write, and how it stays killable."""
 
 from __future__ import annotations
 

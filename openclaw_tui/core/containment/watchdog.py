@@ -1,20 +1,7 @@
 """The watchdog: a tiny process that ends a host's sessions the moment the host dies, however it dies.
 
-A SIGKILLed or OOM-killed host runs no cleanup, and ``PR_SET_PDEATHSIG`` only takes each session's
-leader with it. So each host that runs gateway sessions starts one watchdog (``python -I -S`` on this
-file, in a session of its own so a terminal's signals never reach it) whose stdin is a pipe from the
-host. The watchdog only reads it: end of file means every copy of the write end is closed, i.e. the
-host is gone (or closed it on purpose when shutting down). It then ends whatever is left of the host,
-as the next host's sweep would (:func:`leftovers.end_host`, from the host's live record), notes what it
-ended in that record for the next host to report, prints one line, and exits.
-
-The host's write end is close-on-exec, so no session inherits it. A host that re-execs itself in place
-calls :meth:`Watchdog.keep_across_exec` first: the fd then survives the exec, nothing reaches end of
-file, and the watchdog keeps watching the new image.
-
-Run as a script, this file loads the core's ``containment.leftovers`` (and the ``procs`` modules it
-uses) by path under a private package name, so the watchdog starts in milliseconds without importing
-the rest of the product.
+End of file on its stdin, a pipe from the host, means the host is gone. Run as a script, it loads
+``leftovers`` by path, so it starts in milliseconds.
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """Handing a host over to a new image of itself: a re-exec in place that ends no session and loses no byte.
 
-Modelled on systemd's ``daemon-reexec``: the host writes down its whole state, keeps open across ``exec``
-every file descriptor its sessions need, and the new image, the same process and so still the parent of
-the same children, reads the state back and adopts them. This is the core's half. :func:`capture` stops
-watching every child (its output waits in the kernel's PTY and pipe buffers meanwhile, so nothing is read
-twice or lost) and writes each session (its ``Session.to_json`` record and, for a running one, its child's
-fds and queued input, the time left before it times out, a termination under way, what the text decoders
-hold back), the registry with every id ever issued and the TTLs left, the exit notices, the poll back-off,
-the settings and the containment. :func:`restore` builds all of it again and supervises the running sessions
-anew. Times that must carry over are monotonic: the clock is the machine's, not the process's. The socket,
-the exec and the new image's start are :mod:`openclaw_tui.remote.server.reexec`'s.
-
-The state is versioned (``format``): a newer image reads an older state, since fields added later are
-optional, and a state newer than the code that must read it is refused before anything is handed over.
+:func:`capture` writes the host's state down and :func:`restore` builds it again; the socket, the exec and the
+new image's start are :mod:`openclaw_tui.remote.server.reexec`'s.
 """
 
 from __future__ import annotations

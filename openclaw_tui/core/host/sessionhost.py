@@ -1,15 +1,7 @@
 """``SessionHost``: the one object every surface talks to — tool calls in, results and events out.
 
-It reads each call (:mod:`.toolcall`), runs it through the tool table (:mod:`.tools`) over its
-:class:`~.supervisor.Supervisor`, prepends the caller's queued exit notices, and never raises for a bad
-call. Leaving ``async with`` a host ends all sessions the way a kill does, returning only once none of
-their processes is left. A ticker re-checks the waiting-for-input rule (the idle rule, and the kernel's
-evidence for PTYs) so watchers hear when a session starts or stops waiting.
-
-A host that serves a socket keeps its sessions across its starts (:meth:`persist`, which the server
-calls when it binds): it journals them under the state directory, and a new host on the same socket,
-even after a crash, brings back what the journal holds before it runs any call. The ticker also
-watches the journal: when it stops saving (a full disk), watchers hear of it once (``host-journal``).
+It runs each call through the tool table over its :class:`~.supervisor.Supervisor`, never raises for a bad
+call, and ends every session with proof when it is left.
 """
 
 from __future__ import annotations
@@ -24,7 +16,7 @@ from ..calls import ToolResult, calltext, failure, toolcall
 from ..config import Settings, load_settings
 from ..containment import Swept
 from ..journal import Restored, open_journal
-from ..launch import start_probe
+from ..launch import end_probes, start_probe
 from ..procs import (
     IDLE_BEFORE_CHECK_MS,
     ForegroundGroups,
@@ -136,6 +128,7 @@ class SessionHost:
         """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
         then free the containment (cgroups, watchdog, live record) and close the journal."""
         self.closed = True
+        end_probes()
         if self.restored is not None:
             await asyncio.wait([self.restored])
         await self.supervisor.end_all()
@@ -146,13 +139,14 @@ class SessionHost:
         await self.supervisor.close()
         await asyncio.to_thread(self.supervisor.journal.close)
 
-    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    # -- a re-exec in place (see reexec_state.py) -------------------------------------------------
     def handover(self) -> Handover:
         """Stop watching every child and write the whole host down for its next image, which resumes it with
         :meth:`resume` (synchronous: nothing happens to a session between the two)."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        end_probes()
         found = capture(self.supervisor)
         found.state["generation"] = self.generation
         # what the journal was handed is on disk before the exec ends its writer thread; the next image
@@ -168,7 +162,7 @@ class SessionHost:
     def resume(self, state: dict[str, Any]) -> None:
         """Go on as the host whose :meth:`handover` wrote ``state``: the same sessions (running ones
         supervised again at once), ids, notices and containment; :meth:`start` then begins the rest.
-        Raises :class:`~.handover.CannotResume` (or any error of the restore) when it cannot."""
+        Raises :class:`~.reexec_state.CannotResume` (or any error of the restore) when it cannot."""
         restore(self.supervisor, state)
         self.generation = int(state.get("generation", 0)) + 1
 
@@ -228,13 +222,14 @@ class SessionHost:
         return {}
 
     async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
-        """A frontend's input (the operator's keys), by the one input path (:func:`~.process_input.send_input`);
-        raises :class:`~.process_input.InputRefused` when none of it can be taken."""
+        """A frontend's input (the operator's keys), by the one input path
+        (:func:`~openclaw_tui.core.tools.send_input`); raises :class:`~openclaw_tui.core.tools.InputRefused`
+        when none of it can be taken."""
         return await send_input(self._input_target(session_id), data, source, action)
 
     def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
         """:meth:`send_input` at once when nothing has to wait; None (nothing sent) when it must go by
-        :meth:`send_input` (see :func:`~.process_input.send_input_now`)."""
+        :meth:`send_input` (see :func:`~openclaw_tui.core.tools.send_input_now`)."""
         return send_input_now(self._input_target(session_id), data, source, action)
 
     def _input_target(self, session_id: str) -> Session:

@@ -1,13 +1,6 @@
 """The sessions of one host and everything the tools work on: spawning, supervising, backgrounding.
 
-``exec`` and ``process`` are functions over this object, not over the host: it holds exactly what they
-need (the settings, the registry, the exit notices, the terminal engine, the nodes) and the two acts
-that change a session's place (``spawn`` and ``background``). It starts one supervisor task per
-session, which waits for the run to end, makes sure nothing of it survives, queues the exit notice and
-tells watchers (every change goes out on ``bus``). The host around it adds the tool table, the
-waiting-for-input check and the lifecycle (see :mod:`.host`), as asyncio's ``Process`` wraps a protocol.
-It also keeps the journal (:mod:`.journal`, through :mod:`.persist`): every issued id, every backgrounded
-session from the moment it is listed, and what a new host restores from it.
+It is the tools' ``ToolCore``, and keeps the journal of the sessions it backgrounds.
 """
 
 from __future__ import annotations
@@ -40,7 +33,8 @@ if TYPE_CHECKING:
 
 
 class Supervisor:
-    """Spawns, supervises and keeps the sessions of one host (what the tools see of it: :class:`~.toolcore.ToolCore`).
+    """Spawns, supervises and keeps the sessions of one host (what the tools see of it:
+    :class:`~openclaw_tui.core.tools.toolcore.ToolCore`).
 
     Args:
         settings: the host's settings (each run captures its agent's exec settings when admitted).
@@ -48,8 +42,8 @@ class Supervisor:
     """
 
     nodes: Nodes | None = None
-    """The other machines calls may run on (:mod:`.placement`); ``openclaw_tui.ToolHost`` sets them from
-    ``[nodes.NAME]`` when the config has any."""
+    """The other machines calls may run on (:mod:`openclaw_tui.core.tools.nodecalls`);
+    ``openclaw_tui.ToolHost`` sets them from ``[nodes.NAME]`` when the config has any."""
 
     def __init__(self, settings: Settings, terminal: TerminalEngine | None = None) -> None:
         self.settings = settings
@@ -120,7 +114,7 @@ class Supervisor:
         await self.containment.close()
         self.registry.close()
 
-    # -- a re-exec in place (see handover.py) -----------------------------------------------------
+    # -- a re-exec in place (see reexec_state.py) -------------------------------------------------
     def revived(self, record: dict[str, Any]) -> Session:
         """A session of the previous image of this host, from its record (not registered yet)."""
         session = Session.from_json(record, self._on_session_change)
@@ -149,7 +143,8 @@ class Supervisor:
     # -- the journal ----------------------------------------------------------------------------
     def record(self, session: Session, catch_up: bool = True) -> None:
         """Journal ``session`` from now on (backgrounded sessions are: only they are kept). One a re-exec
-        resumed goes on from its :class:`~.journal.HeldRecord`: what it printed since the handover."""
+        resumed goes on from its :class:`~openclaw_tui.core.journal.HeldRecord`: what it printed since the
+        handover."""
         held = session.journal if isinstance(session.journal, HeldRecord) else None
         if self.journal.writing and (session.journal is None or held is not None):
             record = self.journal.session(session.id, caps_of(session))  # (may add to ``held``)
@@ -163,7 +158,7 @@ class Supervisor:
         died are listed as ended (``host-died``, with ``swept``'s word on their processes) and their agents
         get the exit notice on their next call, as do agents never told of an exit. Sessions already here
         (adopted across a re-exec) keep running and are journaled on, from what their record held at the
-        handover and what they printed since (their :class:`~.journal.HeldRecord`)."""
+        handover and what they printed since (their :class:`~openclaw_tui.core.journal.HeldRecord`)."""
         self.journal = journal
         for session_id in found.issued:
             self.registry.issued.add(session_id)

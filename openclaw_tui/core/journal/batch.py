@@ -1,12 +1,4 @@
-"""What one session has waiting for the writer, already trimmed to what its caps would still keep.
-
-A flood is coalesced here rather than written: between two writes the text is kept in a tail buffer of
-the session's own cap and the raw bytes in a ring of its own cap, so whatever a child prints in that time,
-at most one tail and one raw tail reach the disk (the characters the cap pushed out are written as a
-count). Text that falls in the head window is pinned instead, since the head is never trimmed. Metadata,
-input and exit records are small and rare; they are encoded when they are handed over, so the writer
-never reads a caller's object while the caller may still change it.
-"""
+"""What one session has waiting for the writer, already trimmed to what its caps would still keep."""
 
 from __future__ import annotations
 

@@ -1,14 +1,7 @@
 """The journal's files: one per session, one of issued ids, and a lock, under the state directory.
 
-Layout: ``<state>/journal/lock`` (held with ``flock`` while a host uses the directory, so a second host
-cannot read live files as if their host had died), ``<state>/journal/issued.jnl`` and
-``<state>/journal/sessions/<id>.jnl``; a named journal (a host's, named after its socket) has the same
-under ``<state>/journal/<name>/``. Directories are private (0700) and files 0600: the records hold
-what commands printed. Everything here runs on the journal's writer thread, or on the caller's thread at
-load time with the writer held off, and raises ``OSError`` for the caller to turn into a degraded journal
-(reading the directory back at start is ``recover.py``'s). Durability: appends reach the kernel when
-written, so a crash of the host loses nothing written; exit records and ids are fsynced, and a compaction
-fsyncs its new file before the rename and the directory after it.
+Everything here runs on the writer thread (or at load time with the writer held off) and raises ``OSError``
+for the caller to turn into a degraded journal.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""How much the journal keeps and how hard it may work the disk.
-
-``Limits`` bound the whole store (bytes on disk per session and in all, the write rate, the memory that
-waits for the writer); ``Caps`` say what one session retains (head and tail of its text, the raw tail,
-how many input records), mirroring the session's own caps so a recovered session looks as it did. A
-session's caps are fitted inside its disk bound, so that a snapshot of what it retains always leaves
-room to append before the next compaction.
-"""
+"""How much the journal keeps and how hard it may work the disk."""
 
 from __future__ import annotations
 

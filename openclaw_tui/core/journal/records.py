@@ -1,12 +1,4 @@
-"""The journal's file format: a magic line, then length-prefixed, checksummed records.
-
-Every record is ``<payload length: u32><crc32 of kind and payload: u32><kind: 1 byte><payload>``
-(little-endian). A reader trusts a record only when the whole of it is there and its checksum matches, so
-a record torn by a crash or a full disk is recognised and dropped, and everything before it still reads.
-Records are appended, never rewritten in place; a file is only ever replaced whole (compaction writes a
-new one and renames it over the old). Payloads are JSON for the rare, structured records and binary for
-the frequent ones (output text, raw bytes, size marks).
-"""
+"""The journal's file format: a magic line, then length-prefixed, checksummed records."""
 
 from __future__ import annotations
 

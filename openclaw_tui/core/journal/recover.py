@@ -1,12 +1,4 @@
-"""Reading a journal directory back at start, and repairing what a crash or a bad disk left behind.
-
-A torn last record (the host died mid-write, or the disk filled) is expected: it is cut off silently and
-the file takes appends again. Anything else that does not read — bytes after the valid records that are
-not a torn record, a record that does not parse, a file that is not a journal — is reported in one line
-per file and never stops the load: the records before the damage are kept, a file that is not a journal
-at all is set aside as ``*.corrupt``. Recovered sessions are registered with the ``Disk`` so the budgets and
-eviction count them, and the ids file and the session files together give every id ever issued.
-"""
+"""Reading a journal directory back at start, and repairing what a crash or a bad disk left behind."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Rebuilding a session from its records, and writing what it retains back as a snapshot.
-
-Replay follows the same rules as the live session's buffers (``core.buffers.Output`` and ``RawRing``):
-output fills the head while it is short of its cap and joins a tail that keeps the newest characters; a
-skip counts characters that went by and restarts the tail; raw bytes keep the newest ``raw_bytes`` by
-absolute offset. Loading a file and compacting one are the same replay, so a snapshot holds exactly what
-a reader would have rebuilt from the records it replaces.
-"""
+"""Rebuilding a session from its records, and writing what it retains back as a snapshot."""
 
 from __future__ import annotations
 

@@ -1,16 +1,4 @@
-"""A host's sessions across its starts: where its journal lives, and what a new host rebuilds from it.
-
-The journal of a host is named after the socket it serves (``<state>/journal/<name>/``, the name a hash
-of the socket's path, with a ``socket`` file inside saying which): the next host on that socket is "the
-same host started again" and gets the sessions back, while hosts on other sockets (a test's, a node's)
-never share or take over each other's record. A host that serves no socket keeps its sessions in memory.
-
-Rebuilding turns a journal record (:class:`~.journal.RecoveredSession`) into a :class:`~.session.Session`
-with no child, through the same ``Session.from_json`` a serialised session goes through. Output a poll
-had not yet returned is pending again, so the agent's next poll gets it. A session whose record has no
-exit was running when its host died: it is marked ended, ``failureKind: "host-died"``, its cleanup
-confirmed unless the start-up sweep of dead hosts (:mod:`.liverecord`) could not end something of it.
-"""
+"""A host's sessions across its starts: where its journal lives, and what a new host rebuilds from it."""
 
 from __future__ import annotations
 

@@ -1,10 +1,4 @@
-"""``SessionJournal``: the calls a host makes for one session, each a few microseconds under a lock.
-
-Each call changes the session's waiting ``Batch`` and tells the journal how much more (or less) it now
-holds, so the journal can wake its writer and keep the memory waiting for the disk bounded. Text that
-falls in the head window is pinned, so that no trimming ever loses the head; a forgotten or evicted
-session, and any session of a journal that is off, ignores its calls.
-"""
+"""``SessionJournal``: the calls a host makes for one session, each a few microseconds under a lock."""
 
 from __future__ import annotations
 

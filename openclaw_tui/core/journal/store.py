@@ -1,15 +1,4 @@
-"""``Journal``: the host's side of the durable record — cheap calls in, one writer thread to the disk.
-
-Every call from the host only updates a session's ``Batch`` under a lock (microseconds, never a system
-call), so the event loop never waits on the disk. One writer thread wakes when there is work, writes each
-session's batch as one append (or compacts the file instead, when the batch would take it past its
-bounds), deletes the oldest finished sessions when the total is over its bound, and then waits at least
-``flush_interval`` (longer when the last round wrote more than ``write_rate`` allows) while new output
-coalesces. Exits, issued ids and
-``flush`` wake it at once. Any failure of the disk (a full disk, a directory made unwritable or removed)
-turns the journal degraded: ``problem`` says why in one line, every later call does nothing, and nothing
-is ever raised to the caller.
-"""
+"""``Journal``: the host's side of the durable record — cheap calls in, one writer thread to the disk."""
 
 from __future__ import annotations
 

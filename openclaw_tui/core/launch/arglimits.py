@@ -1,10 +1,5 @@
-"""The kernel's limits on what a command line can carry, checked before anything is spawned.
-
-A command runs as one argument of the shell (``sh -c COMMAND``), and Linux refuses to exec a program
-when any single argument or environment string is longer than ``MAX_ARG_STRLEN`` (32 pages, 131,072
-bytes with its terminating NUL), or when all of them together pass ``ARG_MAX`` (``sysconf(SC_ARG_MAX)``,
-a quarter of the stack limit). Checked here, a 500 KB command is refused at once, by name and with the
-limit, instead of travelling to the spawner to fail there as "Argument list too long".
+"""The kernel's limits on what a command line can carry (``MAX_ARG_STRLEN``, ``ARG_MAX``), checked before
+anything is spawned.
 """
 
 from __future__ import annotations

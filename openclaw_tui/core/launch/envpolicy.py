@@ -1,50 +1,7 @@
 """Which variables a call's ``env`` may not set, and why: every refusal names the key and its reason.
 
-The command says what runs; ``env`` is for settings. A variable is refused when setting it changes what
-runs, or whom the program trusts, without the command saying so, following upstream OpenClaw's list
-for the same tools. Keys are compared case-insensitively (``https_proxy`` is ``HTTPS_PROXY``).
-
-- **Shell and loader**: ``PATH`` (``tools.exec.pathPrepend`` extends it), ``LD_*``, ``DYLD_*``,
-  ``BASH_FUNC_*``, ``BASH_ENV``, ``ENV``, ``IFS``, ``SHELLOPTS``, ``BASHOPTS``, ``PS4``, ``PROMPT_COMMAND``,
-  ``ZDOTDIR``, ``GCONV_PATH``, ``GLIBC_TUNABLES``, ``OPENCLAW_SHELL``.
-- **Runtimes** that load code or options from the environment before the program's own: Python
-  (``PYTHONPATH``, ``PYTHONHOME``, ``PYTHONSTARTUP``, ``PYTHONBREAKPOINT``, ``PYTHONUSERBASE``), Node
-  (``NODE_OPTIONS``, ``NODE_PATH``), Perl (``PERL5LIB``, ``PERLLIB``, ``PERL5OPT``, ``PERL5DB``), Ruby
-  (``RUBYLIB``, ``RUBYOPT``, and ``GEM_PATH``/``GEM_HOME``/``BUNDLE_GEMFILE``, which decide which gems
-  ``require`` loads), the JVM (``CLASSPATH``, ``JAVA_TOOL_OPTIONS``, ``_JAVA_OPTIONS``,
-  ``JDK_JAVA_OPTIONS``, and the launchers' ``JAVA_OPTS``, ``MAVEN_OPTS``, ``GRADLE_OPTS``, ``SBT_OPTS``,
-  ``ANT_OPTS``: ``-javaagent`` runs code), .NET (``DOTNET_STARTUP_HOOKS``, ``DOTNET_ADDITIONAL_DEPS``, the
-  profiler variables), Lua (``LUA_PATH*``, ``LUA_CPATH*``, ``LUA_INIT*``) and PHP (``PHPRC``,
-  ``PHP_INI_SCAN_DIR``).
-- **Build tools** told to run another program around or instead of their compiler: ``RUSTC_WRAPPER``,
-  ``RUSTC_WORKSPACE_WRAPPER``, ``CARGO_BUILD_RUSTC*``, ``CARGO_HOME`` (its config names wrappers),
-  ``RUSTFLAGS`` (``-C linker=``), ``GOFLAGS`` (``-toolexec``), ``GOENV``, the ``CGO_*FLAGS``, ``MAKEFLAGS``,
-  ``MFLAGS`` and CMake's compiler launchers.
-- **Helper commands** git, ssh and less run behind the command (``GIT_SSH``, ``GIT_SSH_COMMAND``,
-  ``GIT_PROXY_COMMAND``, ``GIT_ASKPASS``, ``SSH_ASKPASS``, ``GIT_EXTERNAL_DIFF``, ``GIT_EXEC_PATH``,
-  ``LESSOPEN``, ``LESSCLOSE``), and another repository or configuration whose hooks and settings run
-  commands (``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_COMMON_DIR``, ``GIT_INDEX_FILE``, ``GIT_OBJECT_DIRECTORY``,
-  ``GIT_ALTERNATE_OBJECT_DIRECTORIES``, ``GIT_TEMPLATE_DIR``, ``GIT_CONFIG*``, ``HGRCPATH``).
-- **TLS trust**: ``NODE_TLS_REJECT_UNAUTHORIZED``, ``PYTHONHTTPSVERIFY``, ``GIT_SSL_NO_VERIFY``, the CA
-  bundles (``SSL_CERT_FILE``, ``SSL_CERT_DIR``, ``REQUESTS_CA_BUNDLE``, ``CURL_CA_BUNDLE``,
-  ``NODE_EXTRA_CA_CERTS``, ``GIT_SSL_CAINFO``, ``GIT_SSL_CAPATH``), OpenSSL's configuration and modules
-  (``OPENSSL_CONF``, ``OPENSSL_ENGINES``, ``OPENSSL_MODULES``), curl's and wget's (``CURL_HOME``, ``WGETRC``,
-  which can turn checks off), and ``SSLKEYLOGFILE``, which writes the keys that decrypt the traffic
-  (children never inherit it from the host either).
-- **Proxies**: ``HTTP_PROXY``, ``HTTPS_PROXY``, ``ALL_PROXY``, ``FTP_PROXY``, and ``NO_PROXY`` too, which
-  decides what skips the proxy the host was set up with (it bypasses a filtering or inspecting proxy).
-- **Package indexes**, where code is downloaded from and whether it is checked: ``PIP_INDEX_URL``,
-  ``PIP_EXTRA_INDEX_URL``, ``PIP_FIND_LINKS``, ``PIP_TRUSTED_HOST``, ``PIP_CONFIG_FILE``, ``UV_INDEX*``,
-  ``UV_EXTRA_INDEX_URL``, ``UV_DEFAULT_INDEX``, ``UV_FIND_LINKS``, every ``npm_config_*`` (the registry,
-  ``strict-ssl``, ``script-shell`` among them), ``YARN_NPM_REGISTRY_SERVER``, ``YARN_REGISTRY``,
-  ``YARN_RC_FILENAME``, ``BUN_CONFIG_REGISTRY``, ``GOPROXY``, ``GOSUMDB``, ``GONOSUMDB``, ``GONOSUMCHECK``,
-  ``GONOPROXY``, ``GOPRIVATE``, ``GOINSECURE``, ``CARGO_REGISTRIES_*``, ``CARGO_REGISTRY_DEFAULT``.
-
-Not refused, on purpose: ``PAGER``, ``GIT_PAGER``, ``EDITOR``, ``VISUAL``, ``GIT_EDITOR``, ``BROWSER``
-(agents set them to ``cat`` or ``true`` to keep a run from waiting on a person, the safe direction;
-upstream refuses them), ``CC``, ``CXX``, ``CFLAGS`` and the like (the build's own settings, as upstream
-has them), ``HOME`` and ``XDG_*`` (tests and tools need a scratch home), and variables that choose
-credentials or a daemon (``KUBECONFIG``, ``DOCKER_HOST``, ``AWS_PROFILE``): they run nothing themselves.
+A variable is refused when setting it changes what runs, or whom the program trusts, without the command
+saying so; the reasons, and what is left allowed on purpose, are in the package docstring.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""From an exec request to a supervised child: shell, environment, workdir, placement, and the watch until it ends.
+"""From an exec request to a supervised child: shell, environment, workdir, placement, and the watch until it
+ends.
 
-Everything that can be refused is checked before anything is spawned (a missing workdir, an environment
-override :mod:`.envpolicy` refuses, a sandbox that is required but unusable, a workdir the sandbox would
-hide), so a refused call leaves nothing behind. A run goes to the sandbox or to the host (``gateway``) as
-``tools.exec.host`` and ``elevated`` decide; what the login shell puts on PATH and ``pathPrepend`` are
-added after the env check, so configuration can extend PATH while a call still cannot replace it. Once running,
-one supervisor task per session waits for the leader's exit or the timeout, makes sure no descendant
-outlives the session, and only then declares it ended. Each run is spawned inside its container
-(:mod:`.containment`: a cgroup, a marked family under a subreaper host, or the sandbox), which is what
-"nothing outlives the session" is checked against.
+Everything that can be refused is checked before anything is spawned, and a session is declared ended only
+once nothing of it is left.
 """
 
 from __future__ import annotations

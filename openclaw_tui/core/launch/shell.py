@@ -1,20 +1,4 @@
-"""Which shell runs a command, and what the user's login shell puts on PATH.
-
-Commands run in the user's ``$SHELL`` when it is one that takes ``-c`` as a POSIX shell does (bash, zsh,
-dash, ksh, mksh, sh), without its rc files so a run does not depend on them; ``sh`` when it is unset or
-unusable; and, as upstream does, bash (when it is on PATH, else ``sh``) for a shell that would read the
-command in another language (fish, nu, xonsh, tcsh...).
-
-A host started by a desktop launcher, systemd or an MCP client often has a bare PATH, without what the
-user's login profile adds (nvm's node, ``~/.local/bin``), so commands that work in the user's terminal
-are "not found". The login shell (the same choice as above, with ``-l``) is therefore asked for its PATH
-once per host, in a worker thread, and the answer is cached: it runs with stdin at end of file (a profile
-that reads input does not wait), in a session of its own, killed with everything it started after
-:data:`PROBE_TIMEOUT_S`; only what it prints between two sentinels counts, so a greeting or other junk
-from a profile is ignored. :func:`merged_path` adds the entries the host's PATH lacks, each where the
-login shell has it relative to the entries both share, so the host's own order (a virtualenv first, say)
-is kept and nvm's node still comes before the system's. Relative entries are never added.
-"""
+"""Which shell runs a command, and what the user's login shell puts on PATH."""
 
 from __future__ import annotations
 
@@ -68,10 +52,12 @@ def probe_login_path(env: Mapping[str, str], timeout_s: float = PROBE_TIMEOUT_S)
         )
     except OSError:
         return ()
+    _probing.add(proc)
     try:
         out = _read_until_sentinel(proc, timeout_s)
     finally:
         _end(proc)
+        _probing.discard(proc)
     parts = out.split(SENTINEL)
     if len(parts) < 3:
         return ()
@@ -97,12 +83,29 @@ def _read_until_sentinel(proc: subprocess.Popen[bytes], timeout_s: float) -> str
     return got.decode(errors="replace")
 
 
-def _end(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the probe and whatever it started in its session, and reap it."""
+_probing: set[subprocess.Popen[bytes]] = set()
+_ends = 0  # how many times end_probes ran: an answer it cut short is not kept
+
+
+def end_probes() -> None:
+    """Kill every probe still running, with what its profile started (a host closing or re-executing: the
+    probe's thread would not outlive the process, and the shell, in a session of its own, would)."""
+    global _ends
+    _ends += 1
+    for proc in list(_probing):
+        _kill_session(proc)
+
+
+def _kill_session(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except OSError:
         pass  # the group is gone already
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the probe and whatever it started in its session, and reap it."""
+    _kill_session(proc)
     proc.wait()
     if proc.stdout is not None:
         proc.stdout.close()
@@ -134,7 +137,11 @@ def login_path() -> tuple[str, ...]:
     global _cached
     with _lock:
         if _cached is None:
-            _cached = probe_login_path(os.environ)
+            ends = _ends
+            found = probe_login_path(os.environ)
+            if ends != _ends:
+                return found
+            _cached = found
         return _cached
 
 

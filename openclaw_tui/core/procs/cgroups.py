@@ -1,15 +1,5 @@
 """cgroup v2 for gateway sessions: where the hierarchy is, whether this host may make groups, and using them.
 
-A cgroup is the one container a process cannot leave by ``setsid``, a double fork or closing its fds, and
-the kernel keeps its membership, so "the group is empty" (``cgroup.events``: ``populated 0``) is proof
-that nothing of a session is left, and ``cgroup.kill`` ends every member at once, forks in flight
-included. The host makes one directory of its own under the cgroup it runs in (``openclaw-tui.<host
-id>``) and one per session beneath it, so a host's sessions can also be killed as a whole (the
-watchdog does that when the host dies). The v2 hierarchy is found from ``/proc/self/mountinfo``: it is
-``/sys/fs/cgroup`` on unified machines and, for example, ``/sys/fs/cgroup/unified`` beside v1
-hierarchies. Making groups works as root or in a delegated subtree (the host's cgroup and its
-``cgroup.procs`` writable by the host's user); anywhere else :func:`host_parent` says why not.
-
 Everything here is a small read or write of a kernel file (microseconds), safe on the event loop.
 """
 

@@ -1,12 +1,5 @@
-"""Who is in each PTY's foreground process group, for the kernel's input-wait evidence, without reading
-every process on the machine twice a second.
-
-The evidence (:mod:`.inputwait`) needs the live members of a terminal's foreground group, and only a scan
-of ``/proc`` finds every member of a group. The host's ticker used to scan on every tick while any PTY
-session sat idle, which was most of an idle host's CPU (PERF P8). Foreground groups seldom change, so
-the last scan is kept and trusted while the groups asked about are intact (each remembered member still
-alive and still in that group, or in the session that group leads, as the scan's table lists them), and redone when one is not, when a group is one the scan did not see,
-and at the latest every ``RESCAN_S``, so a member that joined a group since is found soon.
+"""Who is in each PTY's foreground process group, for the kernel's input-wait evidence, without reading every
+process on the machine twice a second.
 """
 
 from __future__ import annotations

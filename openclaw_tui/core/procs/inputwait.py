@@ -1,10 +1,7 @@
 """Kernel evidence that a PTY session is waiting for input, long before the 15 s idle rule says so.
 
-The idle rule (stdin writable and no output for a while) is what agents get, and it is slow on purpose.
-On Linux the kernel can say more within a second: the terminal's foreground process group is asleep in
-a read (or a select/poll) of the terminal, and if the terminal's echo is off while it waits in canonical
-mode, it is almost certainly a password prompt. This is reported as ``waitingReason`` and makes
-``waitingForInput`` true at once, so no result says a session waits while the flag says it does not.
+The terminal's foreground group asleep reading it means waiting; with echo off in canonical mode, a password
+prompt.
 """
 
 from __future__ import annotations

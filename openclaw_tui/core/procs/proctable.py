@@ -1,12 +1,4 @@
-"""Processes as ``/proc`` shows them: identity (pid + start time), family, and the session marker.
-
-Where no cgroup can be had, a session's processes are recognised by what they carry and where they
-come from: the marker variable every gateway session's environment holds (``OPENCLAW_TUI_SESSION=<host
-id>/<session id>``, inherited by everything it starts), its process group and session, and ancestry.
-A pid alone names a process only while it lives, so anything that signals a process found earlier
-(the sweep after a host died, the watchdog) identifies it by pid *and* start time (``stat`` field 22)
-and signals it through a pidfd opened after checking, so a reused pid is never killed.
-"""
+"""Processes as ``/proc`` shows them: identity (pid + start time), family, and the session marker."""
 
 from __future__ import annotations
 

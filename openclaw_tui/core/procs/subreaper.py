@@ -1,16 +1,4 @@
-"""The host as a child subreaper, for hosts that cannot make cgroups; and the parent-death signal.
-
-Without a cgroup, a process that detaches (``setsid``, a double fork) would be re-parented to init and
-lost from sight. With ``PR_SET_CHILD_SUBREAPER`` the host adopts every orphan of its descendants
-instead, so escapees stay in the host's family, and the host must then reap those that die (a zombie
-costs a pid slot). The host only reaps children it can attribute to one of its sessions (a session
-process seen alive, by marker or group, or a zombie in a session's group): other code in the same
-process (a test, an embedding program) may have children of its own whose exit status it waits for.
-
-``PR_SET_PDEATHSIG`` is set in each session's leader between fork and exec, so the leader is killed
-the moment the host dies. The kernel fires it when the *thread* that forked exits, which is why every
-spawn happens on the event loop's thread, which lives as long as the host.
-"""
+"""The host as a child subreaper, for hosts that cannot make cgroups; and the parent-death signal."""
 
 from __future__ import annotations
 

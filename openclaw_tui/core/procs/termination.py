@@ -1,15 +1,7 @@
-"""Ending a session's processes, and proving they are gone.
+"""Ending a session's processes, and proving they are gone: SIGTERM, a grace period, SIGKILL, then looking
+until the OS shows none remain.
 
-Every way of containing a session (its cgroup, its marker and family, the sandbox's process group) ends
-it the same way: SIGTERM to every member, a grace period, SIGKILL to whatever is left (again to anything
-that appears meanwhile), then looking until the OS shows none remain. A closed pipe or a reaped leader
-proves nothing about descendants, so only that last look counts; what it still finds is handed back, and
-the caller reports the cleanup as uncertain, naming those pids, instead of clean.
-
-A scan of ``/proc`` reads every process's ``stat`` file (and, for marker scans, its environment), so
-concurrent waiters (a host closing 1000 sessions) share one scan instead of each doing their own: a
-waiter takes the first scan that *started* after it asked, which keeps the answer as fresh as a private
-scan would be.
+Concurrent waiters share one scan of ``/proc``.
 """
 
 from __future__ import annotations

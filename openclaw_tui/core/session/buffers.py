@@ -1,13 +1,4 @@
-"""Bounded text buffers for a session's output: what is retained and what is still pending.
-
-A child may print a gigabyte; the host must keep a bounded amount whatever happens. Retained output keeps
-the newest ``cap`` characters (the tail) and, separately, the first ``HEAD_CHARS`` (the head), because the
-start of a build log often says what went wrong and the end says how it ended. Pending output (not yet
-returned by a poll) is capped per stream, dropping the oldest. Chunks keep the stream they came from so
-a log view can tell stderr from stdout. A reader that remembers how many characters it has seen asks for
-what came after them with ``since``; ``to_json``/``from_json`` carry the whole state across a socket or a
-restart.
-"""
+"""Bounded text buffers for a session's output: what is retained (head and tail) and what is still pending."""
 
 from __future__ import annotations
 

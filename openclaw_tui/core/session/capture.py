@@ -1,14 +1,7 @@
 """A session's output as it is kept: the raw bytes for terminal views, and the plain text agents read.
 
-Every byte a child writes goes into the raw ring at once (escape sequences and all, with the PTY sizes),
-while turning bytes into text waits a moment (or until someone reads the text), so that a flood is
-converted once per batch and only the part that the retention caps would keep is converted at all. The
-text is bounded buffers (:class:`~.buffers.Output`: head, tail, pending), per stream decoded and stripped
-of escape sequences (:class:`~.text.StreamText`). ``to_json``/``from_json`` write both out and read them
-back, which is how a restarted host or a mirror gets a session's output without its child. A journaled
-session's capture also hands each change to its journal record (``journal``) as it happens: raw bytes at
-their offset, size marks, text, and the characters a flood skipped (cheap in-memory edits; the journal's
-own thread writes them).
+Bytes go into the raw ring at once; turning them into text waits a moment, so a flood is converted once per
+batch.
 """
 
 from __future__ import annotations

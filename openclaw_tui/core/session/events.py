@@ -1,12 +1,6 @@
 """What happened to sessions, for whoever watches: the dashboard, the socket server, the MCP server.
 
-Subscribers get a snapshot first and then every change, through a plain callback called on the loop
-(no Textual here: the UI turns callbacks into its own messages). Output arrives far faster than anyone
-can look at it, so a consumer that cannot keep up wraps its listener in an :class:`OutputCoalescer`: it
-hears of a session's output once, and again only after it says it handled that. Every consumer does so
-the same way (``watch()`` here, the socket server, the dashboard's bridge); everything else is delivered
-in order. A host in another process is mirrored onto a bus of its own, so frontends subscribe to either
-alike.
+A consumer that cannot keep up with output listens through an :class:`OutputCoalescer`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""How a session ended: its exit code or signal, who asked it to end, and whether its cleanup was proven.
-
-Ending a run is spread over time and over several actors: an agent's kill, the timeout, the host's
-shutdown, the leader's exit, the check that nothing of it survived. Each records what it learned here,
-through one method per fact, and the record alone says what status a session has (``running``,
-``completed``, ``failed``) and how to word its end. It is plain data, so a session's end survives a
-restart of the host (see ``Session.to_json``) and a mirror can rebuild it from a session's details.
-"""
+"""How a session ended: its exit code or signal, who asked it to end, and whether its cleanup was proven."""
 
 from __future__ import annotations
 

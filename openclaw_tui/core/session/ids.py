@@ -1,12 +1,4 @@
-"""Session ids: readable random slugs, each naming one job for the host's whole life.
-
-Ids are slugs (``brisk-atlas``) because agents and operators say them out loud, type them into prompts
-and spot them in a list; they are random so that one agent cannot guess another's sessions by counting.
-An id is never issued twice: an agent holding a stale id must get "no such session", never another job,
-so every issued id is remembered (``IssuedIds``), not only the live ones. The space widens as it fills:
-``adjective-noun`` (5,250 slugs), then ``-2``…``-9``, then a third word, then a random suffix that grows
-as long as it must, so issuing never fails and never loops for long.
-"""
+"""Session ids: readable random slugs, each naming one job for the host's whole life, never issued twice."""
 
 from __future__ import annotations
 

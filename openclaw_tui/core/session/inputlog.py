@@ -1,13 +1,7 @@
 """Who typed what into a session: the last ``INPUT_HISTORY`` inputs, each with its sender and action.
 
-Agents (through ``process``) and the operator (through the dashboard) share a session's stdin, so every
-piece of input is recorded with who sent it, shown in ``log`` results and under the session in the
-dashboard. What is recorded is a preview, never more than ``PREVIEW_CHARS``: a 10 MB paste is not kept
-twice, and input typed at a password prompt (the terminal's echo off) is recorded as ``•••``, so the
-transcript says who answered but never the secret, which agents and dashboards could read back.
-Keystrokes typed through (action ``type``) join the record of the line they belong to, so a typed answer
-is one record, as a written one is, and a hidden one does not show its length keystroke by keystroke.
-A journaled session's log hands each record to its journal record (``journal``) as it is made.
+A record is a preview of at most ``PREVIEW_CHARS``, and input typed with the terminal's echo off is recorded
+as ``•••``.
 """
 
 from __future__ import annotations

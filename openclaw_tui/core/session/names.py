@@ -1,13 +1,4 @@
-"""Session names: a command summarised as "verb + target", so a list of sessions reads like a list of jobs.
-
-The target is the first later word that is neither an option nor an option's value: ``top -d 2`` is
-``top``, ``read -p "Name? " n`` is ``read``, ``node "my server.js" --port 8080`` is ``node my server.js``.
-Knowing which options take a value needs no table for every program: a one-letter option followed by a
-number (``-n 5``) or by a quoted prompt (``-p "Name? "``), a long option followed by a number
-(``--port 8080``) or named like a secret (``--token x``) takes it; a small table covers the well-known
-value-taking options of common programs. Only the start of a command is read (a 500 KB command costs what
-a short one does), with a single linear pass instead of ``shlex``. Secrets are masked (``redact``).
-"""
+"""Session names: a command summarised as "verb + target", so a list of sessions reads like a list of jobs."""
 
 from __future__ import annotations
 

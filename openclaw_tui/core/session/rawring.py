@@ -1,21 +1,4 @@
-"""A bounded ring of a session's raw output bytes, addressed by absolute offset, with the terminal sizes.
-
-The terminal view needs the child's bytes exactly as written (escape sequences and all) while the
-agent-facing text is stripped. Keeping every byte would grow without bound, so the ring keeps only the
-newest ``capacity`` bytes; readers remember the absolute offset they reached and learn, on their next
-read, whether bytes were dropped before they got to them (then they catch up from the tail).
-
-A program draws for the size its terminal has, so the bytes alone do not say what the screen showed:
-the ring also records every resize as a size mark ``(offset, cols, rows)`` at the offset where it
-happened (bytes from ``offset`` on were written for that size). Marks are trimmed with the bytes, but the
-mark in force at ``start`` is always kept, so any replay of the ring can start at the right size and
-apply each later resize where it happened. Marks are numbered from the first ever recorded, so a reader
-that has applied some knows which come next even when several fall on one offset.
-
-Memory is only taken as output arrives: an idle session with no output costs an empty deque. The ring
-and its marks can be written out and read back as JSON (``to_json``/``from_json``), so a restarted host
-still shows what a session's terminal showed.
-"""
+"""A bounded ring of a session's raw output bytes, addressed by absolute offset, with the terminal sizes."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""Secrets out of what everyone sees: the words of a command shown as a session's name.
-
-A session's name appears in the list, the dashboard, exit notifications and toasts, where other agents'
-operators and screen-sharing viewers can read it, so a secret typed into a command must not survive
-into it: ``OPENAI_API_KEY=sk-…`` shows as ``OPENAI_API_KEY=***``. What counts as a secret: the value of a
-``NAME=value`` whose name looks secret (KEY, TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, AUTH, or a
-PASS/PW part), the value of an option named like one (``--token x``, ``--password=x``), an
-``Authorization:``-style header and a ``Bearer``/``Basic`` credential, and the password (or, for http,
-a lone token) in a URL's ``user:pass@``. Over-redacting a harmless ``KEYBOARD=us`` is the accepted cost of
-never showing a real key. The full command stays in ``details.command``, which only the session's own
-agent and the operator see.
-"""
+"""Secrets out of what everyone sees: the words of a command shown as a session's name."""
 
 from __future__ import annotations
 

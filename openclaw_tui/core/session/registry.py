@@ -1,14 +1,4 @@
-"""The sessions a host knows, who may see them, and how long finished ones are kept.
-
-Only backgrounded sessions are listed and kept after they end; a run that finished inside its yield
-window was already answered in full and is forgotten. Finished sessions expire after the TTL their exec
-captured, and the registry never holds more than 50 finished sessions or two million retained
-characters in all: the oldest finished go first, and the most recently finished always keeps its
-(capped) output. Scope is by agent: an agent sees only what it started; the operator (``None``) sees all.
-Ids are never reused: the registry remembers every id it issued (``on_issued`` hears of each, for the
-journal), so a stale id finds no session. Sessions a host brings back from its journal are restored
-with what is left of their TTL.
-"""
+"""The sessions a host knows, who may see them, and how long finished ones are kept."""
 
 from __future__ import annotations
 

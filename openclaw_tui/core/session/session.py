@@ -1,14 +1,6 @@
 """One supervised command: what it is, where it runs, and its parts — output, input log, exit record.
 
-A session is what both an agent (through ``process``) and the operator (through the dashboard) look at.
-It is small on purpose and writes only its own state; its parts keep theirs: the output
-(:class:`~.capture.OutputCapture`: the raw ring for the terminal view and the plain text agents read),
-who typed what (:class:`~.inputlog.InputLog`) and how it ended (:class:`~.exitrecord.ExitRecord`).
-Launching hands it what the launcher learned (:class:`~.launched.SessionRun`). It answers the questions
-both sides ask: is it still running, how did it end, is it waiting for input. ``to_json`` writes all of
-it in one shape and ``from_json`` rebuilds the record (without the live child), for a host that must
-keep its sessions across a restart. A journaled session (``keep_record``) hands its record to the
-journal piece by piece as it changes: its metadata here, its output and inputs through its parts.
+It writes only its own state, and ``to_json``/``from_json`` are its one record.
 """
 
 from __future__ import annotations
@@ -37,7 +29,7 @@ __all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 FORMAT = 1  # of Session.to_json
 
 Replier = Callable[[int, bytes], bytes]
-"""The reply to a terminal query that ends at a raw-ring offset (see :mod:`.queries`)."""
+"""The reply to a terminal query that ends at a raw-ring offset (see :mod:`openclaw_tui.core.vt.queries`)."""
 
 _order = 0
 

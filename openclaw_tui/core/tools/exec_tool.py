@@ -1,11 +1,8 @@
-"""The ``exec`` tool: start a command, answer directly if it ends in its yield window, else hand back a session.
+"""The ``exec`` tool: start a command, answer directly if it ends in its yield window, else hand back a
+session.
 
-The agent's turn should not block on a long build, and should not lose a quick command's output either,
-so a run waits up to ``yieldMs`` (or not at all with ``background``) and then returns either the whole
-output or a session id with a short tail. A cancelled call takes its foreground run with it; a
-backgrounded run lives on under the registry. Where the run executes (its placement: the sandbox, the
-host itself, or a node; the config's ``tools.exec.host``, or the call's own ``host``) is decided here,
-before the environment check that depends on it, and travels to the launcher in the run's settings.
+Where the run executes (the sandbox, the host itself, or a node) is decided here, before the environment check
+that depends on it.
 """
 
 from __future__ import annotations

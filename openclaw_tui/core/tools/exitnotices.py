@@ -1,16 +1,7 @@
 """Exit notifications: telling an agent its background job ended so it never needs to sleep-loop.
 
-One notice per backgrounded session that ends on its own (or by timeout), queued for the agent that
-started it and prepended to that agent's next tool result. No notice when the agent itself (or the
-operator) killed or removed the session, when a poll already returned how it ended (or is waiting on
-the session as it ends, so it will: the MCP log message would otherwise repeat it), or for an empty
-successful run unless ``notifyOnExitEmptySuccess`` asks for those too. The operator's own sessions get
-no queue (the operator sees exits as dashboard toasts, from the event stream), and an agent's queue keeps
-only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot grow the host's memory.
-What the rules need to know (which ends a result already told, which sessions a timed poll is waiting
-on) is kept here, by session id, and forgotten with the session. ``on_told`` hears when an agent learns
-how a session ended (a result said so, or it took the notice), so the journal can record it: a notice
-still owed when the host dies is queued again by the next host, one already told is not.
+One notice per backgrounded session that ends on its own or by timeout, prepended to its agent's next tool
+result; the package docstring says when none is owed.
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
-"""Key names as agents actually write them, turned into the tmux tokens :mod:`.keys` encodes.
+"""Key names as agents actually write them (tmux's, GUIs', xdotool's and browsers'), turned into the tmux
+tokens :mod:`.keys` encodes.
 
-Agents learned key names from many places: tmux (``C-c``, ``M-x``, ``BSpace``), GUI shortcuts (``Ctrl-C``,
-``Ctrl+C``, ``Alt+F4``, ``Shift-Tab``), xdotool and browsers (``Return``, ``Backspace``, ``ArrowUp``,
-``Page_Up``). Each such spelling means one key, so it is translated here, case-insensitively, rather than
-typed into the program as text. ``Ctrl-Shift-C`` is accepted and sent as a terminal sends it: a control
-byte has no case, so it is Ctrl-C (0x03), as ``C-S-c`` always was; xterm reports Shift with F1-F12 as
-F13-F24, so those names mean ``S-F1``... ``S-F12``. GUI-only modifiers (Cmd, Super, Win) never reach a
-program through a terminal, so a key using one is refused rather than guessed at.
-
-A token that is a near miss of a key name (``Entr``, ``Escpae``, ``Ctlr-C``: the same first letter and one
-edit away, two for words of six letters or more, a swap of neighbours counted as one) is refused with the name it was probably meant to
-be, because typing ``Entr`` into a program is never what was wanted; a token with spaces or other
-punctuation, or a word far from every key name, is still text, typed literally with a warning.
+A near miss of a key name (``Entr``) is refused with the name it was probably meant to be.
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
 """Turn the keys an agent asks to press into the exact bytes a terminal would write to a child's PTY.
 
-Agents name keys the way tmux does (``Enter``, ``C-c``, ``M-x``, ``S-Up``, ``^D``, ``F5``) because that
-vocabulary is widely known and unambiguous, or the way GUIs and other tools do (``Ctrl-C``, ``Return``,
-``Alt+x``), which :mod:`.keynames` turns into tmux's; a program on the other end of a PTY only ever sees
-bytes, so this module owns the translation. It follows xterm's encodings (which tmux also emits), including the
-cursor-key mode a program can switch on: in application cursor mode the plain arrows are sent as
-``ESC O A`` instead of ``ESC [ A``, and sending the wrong form makes editors and shells misbehave.
-Small mistakes in the request do not abort the send: a bad hex byte is skipped and a token that is text
-rather than a key name is typed literally, each with a human-readable warning so the agent can tell what
-actually happened. A near miss of a key name (``Entr``) aborts it, with a suggestion: that text was never
-meant for the program. The module is pure (no I/O) so it can be tested exhaustively and reused by both
-the agent tools and the dashboard's send-keys prompt (:func:`key_line_tokens`).
+It follows xterm's encodings, application cursor mode included, and is pure so the agent tools and the
+dashboard's send-keys prompt (:func:`key_line_tokens`) share it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The tool boundary: the parameters agents send, validated, with descriptions they can act on.
 
-These pydantic models are the single definition of what ``exec`` and ``process`` accept: the host
-validates calls with them and the MCP server generates its JSON Schemas from them. Validation failures
-become ``failed`` results that name the parameter and the valid values, never exceptions. An array
-parameter also takes the array written as JSON text (``'["Enter"]'``), which is what a client sends when
-it built its form from a schema it could not read.
+These pydantic models are the single definition of what ``exec`` and ``process`` accept, for the host's
+validation and the MCP server's JSON Schemas alike.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
 """Calls that run elsewhere: the nodes (other machines' hosts), behind a protocol the core does not implement.
 
-The core knows only that a *node* is a named host that takes the same tool calls. How it is reached (the
-product does it over OpenSSH, in ``remote/nodes.py``) is injected like the terminal engine, so the core
-never imports the transport. The tools decide here which calls go where: ``exec`` with ``host: "node"``
-and ``node`` (:func:`exec_on_node`); every ``process`` action whose ``sessionId`` names a node
-(``gpu-box/brisk-atlas``: the node's name, a slash, the id on that node, unique across machines since a
-local id has no slash; :func:`process_on_node`); and ``list``, which merges the local sessions with every
-node's, newest first (:func:`merged_listing`). Calls go to a node in the caller's scope and with the
-parameters the caller gave, so the node applies its own sandbox, containment and gates (``elevated`` is
-the node's to allow). A node's exit notices come back through :class:`NoticeRelay`, which queues them
-for the agent and publishes them like the host's own, so an agent hears of a node's job as of a local one.
+It decides which calls go to a node (:func:`exec_on_node`, :func:`process_on_node`, :func:`merged_listing`),
+and :class:`NoticeRelay` brings a node's exit notices back to the agent.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-"""Input to a session, and the ``process`` actions that send it: ``write``, ``send-keys``, ``submit``, ``paste``.
+"""Input to a session, and the ``process`` actions that send it: ``write``, ``send-keys``, ``submit``,
+``paste``.
 
-All input goes through one function, :func:`send_input`, whoever sends it: these actions (agents, and
-the operator's dialogs), the dashboard's type-through keys (through the host's ``send_input``, or
-:func:`send_input_now` when nothing has to wait, which spares a keystroke a turn of the event loop) and
-the socket's ``session.input`` (an attached dashboard's keys). Stdin must still be writable; a sandboxed
-program is given the few milliseconds it needs to hear what is sent (a Ctrl-C must reach the program,
-not the sandbox launcher), and input sent meanwhile waits its turn, so keys keep their order; input a
-program is not reading is refused whole when the queue is full rather than cut; and the session records
-who sent it. Keys are encoded for the cursor mode the program asked for, and a paste is bracketed only
-when the program turned bracketed paste on, as a terminal does.
+All input, whoever sends it, goes through :func:`send_input`, so keys keep their order and the session records
+who sent them.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The ``process`` tool: the ten actions an agent uses to supervise its background sessions.
 
-Each action is a small function; the table at the bottom maps action names to them (the four that send
-input live in :mod:`.process_input`). Problems an agent
-can fix (no such session, stdin closed, nothing to send) come back as ``failed`` results that say what
-to do instead, and a session outside the caller's scope is reported exactly like a missing one.
+Each action is a small function, mapped by the table at the bottom (the four that send input live in
+:mod:`.process_input`).
 """
 
 from __future__ import annotations

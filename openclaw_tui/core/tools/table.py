@@ -1,12 +1,7 @@
 """The tools in one table: each name with the parameters it takes, who may call it, and what runs it.
 
-A call is checked here once, in one order, whatever surface it came from: the tool's name, the host's
-policy for it, the shape of its arguments (:func:`.calltext.shape_problem`: text that is not text,
-nesting, sizes), then its parameters (the pydantic models of :mod:`.models`); a problem becomes a
-``failed`` result that names it, never an exception. The run functions are the tools themselves
-(:mod:`.exec_tool`, :mod:`.process_tool`), each a function over the :class:`~.toolcore.ToolCore`
-and the validated parameters; where a call belongs to a node they send it there (:mod:`.placement`). The
-MCP server lists its tools from this table too, with input schemas made from the same models.
+A call is checked here once, in one order, whatever surface it came from; the MCP server lists its tools from
+this table too.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What the tools work on, and nothing more: the narrow side of the host that ``exec`` and ``process`` see.
 
-The tools are functions over this protocol (as asyncio's transports are driven through a few methods),
-never over the host: its settings, the registry of sessions, the exit notices, the terminal engine, the
-nodes, and the two acts that move a session (``spawn`` and ``background``). The
-:class:`~.supervisor.Supervisor` is the one implementation; a test could give the tools another.
+The host's :class:`~openclaw_tui.core.host.supervisor.Supervisor` is the one implementation; a test could give
+the tools another.
 """
 
 from __future__ import annotations

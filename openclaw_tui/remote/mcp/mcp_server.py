@@ -1,49 +1,7 @@
 """``openclaw-tui mcp``: the tools ``exec`` and ``process`` for an agent, as an MCP server on stdio.
 
-Built on the official MCP Python SDK (``mcp`` 2.x, the lowlevel ``Server``). The server holds no sessions
-itself: every tool call is forwarded to the running host over its Unix socket (``HostClient``), so agents
-and operators see the same sessions, and jobs outlive this process.
-
-**Finding the host.** A host serving at any of the user's candidate socket paths is used
-(``openclaw_tui.remote.wire.socketpaths.find_host``: the runtime directory, whether or not the client passed
-``XDG_RUNTIME_DIR`` on, then ``/tmp``; ``$OPENCLAW_TUI_SOCKET`` names the one path). When none serves at
-start-up, this server starts one on the preferred path (``socket_path()``): ``python -m
-openclaw_tui [--config FILE] serve``, detached (its own session, stdin ``/dev/null``, stdout and stderr
-appended to ``serve.log`` next to the socket, the working directory and environment of this process), and
-waits without blocking, up to ``AUTOSTART_TIMEOUT_S``, until the socket accepts connections. That host
-outlives this server on purpose: background jobs survive the agent's client restarting. Stop it like any
-``serve`` (SIGTERM: its sessions end the way a kill does). The connection is made in the background, so
-``initialize`` and ``tools/list`` answer at once; the first tool call waits for it.
-
-**If the host goes away** (stopped or crashed), calls in flight and later calls return a ``failed`` result
-saying so; this server keeps serving. Every later call first tries to reconnect to a host that is running
-again (no second auto-start: an operator who stopped the host meant it), and the first result after a
-reconnect says that sessions from before are gone. **If the host re-executes itself** (``serve --reexec``:
-the same host, same pid and ``hostId``, its sessions kept), this server reconnects at once, by itself, and
-follows its events again; a call in flight is sent again when it only reads (``process`` list, poll, log,
-screen) and otherwise fails with ``failureKind: "host-restarted"``, saying to check with list/poll before
-retrying, since it may or may not have run.
-
-**Scope.** Every call runs in one agent scope: ``--agent NAME``, else the MCP client's name
-(``clientInfo.name`` of the ``initialize`` request; on 2026-07-28 connections, of the first request's
-envelope), else ``"mcp"``. An agent sees only the sessions its scope started.
-
-**Results.** ``text`` becomes the text content, ``details`` the structured content, and
-``details.status == "failed"`` sets ``isError``. An ``exec`` without ``workdir`` runs in this server's
-working directory (the agent's project), not in the shared host's. A malformed call (unknown tool, bad or missing arguments)
-is a failed result naming the problem, never a crash. Only what the SDK refuses before a tool is called
-(``arguments`` that are not an object, a request without ``params``) is a JSON-RPC error, -32602, and a
-line on stdin that is not JSON is dropped by the SDK's transport; the server keeps serving either way.
-
-**Exit notifications.** The server subscribes to the host's events and turns every ``exit-notification``
-for its scope into an MCP log message (``notifications/message``, level ``info``, or ``warning`` when the
-job failed), logger ``openclaw-tui``, data the notice text. The host also prepends queued notices to the
-agent's next result; this server does not add them again. The SDK marks logging deprecated as of protocol
-2026-07-28 (SEP-2577) and that revision has no other unsolicited server-to-client message, so delivery
-depends on the era the client opened: on handshake connections (``initialize``, every client today) the
-message goes out at once on the connection, honouring ``logging/setLevel``; on 2026-07-28 connections it
-rides a tool call still in flight that opted in to log messages (for instance a timed ``poll``), and
-otherwise the notice arrives at the top of the next result.
+Built on the official MCP Python SDK, it holds no sessions itself: every tool call is forwarded to the host
+serving this user's socket, started if none does.
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
 """What the MCP server shows an agent: the two tools, their descriptions and schemas, and result mapping.
 
-The input schemas are generated from the pydantic models the host validates with, so the MCP surface can
-never drift from what the host accepts; the descriptions tell an agent how to use yield, background and
-timed polls instead of sleep loops. Two things the models know that pydantic's schema leaves out are added:
-a parameter's other names (``timeoutSeconds`` for exec's ``timeout``), which ``additionalProperties: false``
-would otherwise forbid, and the limit the host clamps a poll's wait to. And every property is given the
-one plain ``type`` that clients build their forms and argument conversion from: pydantic writes an
-optional parameter as ``anyOf: [X, null]`` with no top-level ``type``, which the MCP Inspector (and
-clients that map schemas onto a single-``type`` dialect, such as Gemini's) read as "a string" — an array
-of keys then arrives as the text ``'["Enter"]'``. Leaving a parameter out is how a client says null.
+The schemas are generated from the models the host validates with, so the MCP surface never drifts from what
+the host accepts.
 """
 
 from __future__ import annotations

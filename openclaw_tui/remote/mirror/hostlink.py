@@ -1,12 +1,4 @@
-"""An attached frontend's connection to its host, made again by itself whenever it drops.
-
-A host re-executes in place (``openclaw-tui serve --reexec``) keeping its listening socket, so a dropped
-connection is most often a host about to answer again: :class:`HostLink` retries the same socket with a
-growing pause and, once through, has its owner subscribe and resync. The host is taken for gone for good
-only when its socket file has been missing a while (a host that ends removes its socket) or nothing has
-answered for ``GIVE_UP_S``. Its state (connecting, live, reconnecting, gone) is reported to the owner at
-each change, and a request made while it is not live waits until it settles rather than failing at once.
-"""
+"""An attached frontend's connection to its host, made again by itself whenever it drops."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
 """A running host seen from another process: sessions mirrored over the socket for an attached dashboard.
 
-The dashboard is written against :class:`~.views.HostView` and :class:`~.views.SessionView`;
-``RemoteHost`` and ``RemoteSession`` provide them, filled from the host's event stream (state, republished
-on a bus of the mirror's own), its raw-output stream (the terminal view's bytes, subscribed only while
-someone views the session) and on-demand output fetches (the log view, and the recorded inputs, fetched
-again when someone reads them after the host reported new input). Input goes to the host's one input
-path (``session.input``). The connection is made again by itself when it drops (a re-exec of the host,
-:mod:`.hostlink`), and the mirror resyncs in place. Closing a ``RemoteHost`` only closes the connection:
-the sessions keep running on the host. A node's host mirrored into a dashboard across nodes (``fleet.py``) is
-given the node's name: its sessions then show as ``NODE/ID`` while every request names them by the node's
-own id (``key``).
+``RemoteHost`` and ``RemoteSession`` provide :class:`~.viewprotocols.HostView` and
+:class:`~.viewprotocols.SessionView`, filled from the host's event and raw-output streams; closing one only
+closes the connection.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """What a frontend sees of a host and its sessions: the :class:`HostView` and :class:`SessionView` seams.
 
-The dashboard shows a host in this process (``openclaw_tui.ToolHost``, the core's ``SessionHost`` and its
-``Session``) or a host in another one, mirrored over the socket (:class:`~.mirror.RemoteHost` and its
-``RemoteSession``). Both provide these protocols, and the dashboard is written against them alone, so it
-never asks which it has. As asyncio's ``Process`` depends on its protocol and never the reverse, the
-core knows nothing of this module: its classes fit it by their shape, which the type checker proves.
+A host in this process and a mirror of one (:class:`~.remotehost.RemoteHost`) both provide them, so the
+dashboard never asks which it has.
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """``openclaw-tui bridge``: this machine's host socket on stdin/stdout, so ``ssh box openclaw-tui bridge`` is
 a connection to box's host.
 
-A faithful byte bridge, as ``docker system dial-stdio`` is for Docker's ``ssh://`` hosts: bytes from stdin
-go to the socket and bytes from the socket go to stdout, untouched (the protocol is newline-delimited
-JSON-RPC, ``protocol.py``), so the other side speaks to the host exactly as a local client does. When no
-host serves, one is started (``openclaw-tui serve``, detached, as ``mcp`` does) unless ``--no-start``
-says not to: a node client asks that when it reconnects after a drop, since a host that went away was
-stopped or crashed, and an operator who stopped it meant it. Under an ssh forced command
-(``command="openclaw-tui bridge"`` in ``authorized_keys``) the command line the client asked for arrives
-in ``$SSH_ORIGINAL_COMMAND``; of it, only ``--no-start`` is honoured, since it can only do less.
-
-It ends when either side closes: end of input half-closes the socket, so answers already on their way
-still arrive, and the bridge exits once the host has closed its side (or after ``DRAIN_S``); the host
-closing ends it at once. Nothing it starts is left running but the host, which is meant to stay.
-Exit status: 0 after a clean end, 2 (one line on stderr) when no host could be reached or started.
+Bytes pass untouched both ways; a host is started when none serves, unless ``--no-start`` says not to.
 """
 
 from __future__ import annotations

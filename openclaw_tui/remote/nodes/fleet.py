@@ -1,14 +1,7 @@
 """The dashboard across nodes: this machine's host and every configured node's, shown as one host.
 
-With ``[nodes.NAME]`` in the config, the dashboard shows the local host's sessions and every node's in one
-list. :class:`FleetHost` is that one host, a :class:`~.views.HostView` like any other, so the dashboard
-needs no other code path: beside the local host it holds one mirror per node, over the same ssh bridge
-``attach --node`` uses (:class:`FleetNode`). A node's session shows as ``NODE/ID``, the id agents see, so an
-id copied from the dashboard works in an agent's call, and every action on it (tool calls, input, resize,
-the terminal view's raw stream) goes to that node's host with the bare id. A node that goes away keeps its
-sessions as last seen (``node_states`` says why it does not answer, the dashboard greys its rows) while a
-task connects again with backoff, each time over a new link and a new mirror; when one comes up, its
-sessions are live again. No host is started on a node that went away: one that did was stopped or crashed.
+:class:`FleetHost` is one :class:`~openclaw_tui.remote.mirror.viewprotocols.HostView` over the local host and
+a mirror per node (:class:`FleetNode`), whose sessions show as ``NODE/ID``.
 """
 
 from __future__ import annotations
@@ -132,7 +125,8 @@ class FleetNode:
 
 
 class FleetHost:
-    """The local host and the nodes' hosts as one :class:`~.views.HostView` (see the module's docstring)."""
+    """The local host and the nodes' hosts as one :class:`~openclaw_tui.remote.mirror.HostView` (see the
+    package docstring)."""
 
     def __init__(self, local: HostView, nodes: Mapping[str, NodeSettings]) -> None:
         self.local = local

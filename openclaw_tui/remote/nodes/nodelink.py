@@ -1,16 +1,4 @@
-"""One node's connection over time: opened on first use, mirrored, reopened with backoff when it drops.
-
-A :class:`NodeLink` holds at most one ssh bridge (``ssh.py``) and, over it, a :class:`RemoteHost` mirror of
-the node's sessions, kept current from the node's event stream: the same mirror ``attach`` shows, so a
-dashboard can later hold one per node. The first use connects (and lets the bridge start a host there if
-none runs); a call in flight then costs one round trip on the open connection. When the connection drops,
-the node is *unreachable*: the mirror keeps the sessions last seen, a task reconnects with backoff
-(without starting a host: one that went away was stopped or crashed, as ``mcp`` treats its own), and a
-call made meanwhile tries again itself if the last try is old enough (a second, doubling with each failed
-try in a row), else fails at once with what the last try said. When the node answers again its sessions
-are live again. A dashboard across nodes can show each link's ``mirror`` as it shows an attached host's;
-the mirror is a new one after each reconnect (``on_up`` says when).
-"""
+"""One node's connection over time: opened on first use, mirrored, reopened with backoff when it drops."""
 
 from __future__ import annotations
 

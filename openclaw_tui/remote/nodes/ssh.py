@@ -1,14 +1,4 @@
-"""One connection to a node: ``ssh NODE openclaw-tui bridge`` carrying a host client over its stdin/stdout.
-
-OpenSSH is the transport every operator already trusts (keys, agents, jump hosts, ``~/.ssh/config``
-aliases, known-hosts checking), so we add no listener, no port and no authentication of our own: the
-remote ``openclaw-tui bridge`` joins ssh's stdio to that machine's host socket and the protocol runs
-through unchanged, one connection reused for every call. The node's own ``options`` come first, so they
-win over ours (ssh keeps the first value it reads for an option): no terminal (``-T``), never a prompt
-(``BatchMode``: there is nobody to answer it), a bounded connect, and keep-alives so a dead link is noticed.
-When ssh fails, what it said on stderr is kept, so the failure names the node, the command line that
-was tried and ssh's own last word; a remote without the command (exit 127) says what to set.
-"""
+"""One connection to a node: ``ssh NODE openclaw-tui bridge`` carrying a host client over its stdin/stdout."""
 
 from __future__ import annotations
 

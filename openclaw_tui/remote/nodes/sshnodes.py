@@ -1,16 +1,8 @@
-"""The product's nodes: the core's ``Nodes`` placement (``core/placement.py``) over one ssh bridge per node.
+"""The product's nodes: the core's ``Nodes`` protocol (:mod:`openclaw_tui.core.tools.nodecalls`) over one ssh
+bridge per node.
 
-Every call for a node goes over that node's :class:`NodeLink` in the caller's scope, and its result comes
-back in this host's terms: the node's session ids become ``NODE/ID`` (in ``details`` and wherever the text
-names them) and ``details.node`` says where it ran. Exit notices are the delicate part, since two paths
-carry them: the node publishes each on its event stream, which the link mirrors, and it also queues it
-for the agent and prepends it to the agent's next result *on that node*. Each notice is handed to this
-host (:class:`NoticeRelay`: queued for the agent's next result wherever it goes, and published as this
-host's own ``exit-notification``) the first time either path brings it, and never again: the ids already
-told are remembered per node host (its pid, so a restarted node's new ids are not mistaken for old ones).
-A poll that returned a session's end, or a kill, counts as told, as it does for local sessions. When a
-link comes up, each agent with sessions there is listed once, which collects what the node queued while
-nobody was connected.
+Results come back in this host's terms (ids as ``NODE/ID``), and each exit notice reaches the agent once,
+whichever of its two paths brings it first.
 """
 
 from __future__ import annotations
@@ -37,7 +29,7 @@ LIST = {"tool": "process", "action": "list"}
 
 
 class SshNodes:
-    """The configured nodes, each reached over ssh (satisfies ``core.placement.Nodes``)."""
+    """The configured nodes, each reached over ssh (satisfies ``core.tools.Nodes``)."""
 
     def __init__(self, nodes: Mapping[str, NodeSettings], relay: NoticeRelay) -> None:
         self.links = {name: NodeLink(cfg, self._on_event, self._collect) for name, cfg in nodes.items()}

@@ -1,13 +1,6 @@
 """Who is on the other end of a socket connection, and what a caller running inside a session may do.
 
-The peer's pid (``SO_PEERCRED``, taken when it connects) is looked up in the host's containment: its
-cgroup, its ancestry (a session's leader or process group), its marker. A connection from a process
-inside a session is *confined* to that session's agent. A call naming no agent is taken as that agent's
-(``null`` cannot mean the operator here, so it means "whoever I am", and asks for nothing more); naming
-another agent is refused rather than quietly rewritten, so a wrong ``--agent`` (``openclaw-tui call``'s
-default ``cli`` included) is told, not obeyed as someone else. Inside a session the operator started
-there is no agent to act as: calls must name one, and the operator-wide views (events, raw output,
-input, resize) are refused. Elsewhere those views reach only the agent's sessions.
+A connection from a process inside a session is confined to that session's agent.
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """The host side of the socket: tool calls, the event stream and raw output for every frontend.
 
-Each connection is served independently; each request runs in its own task so a 30-second timed poll
-never holds up another request on the same connection. A request goes to its handler by name through
-:data:`HANDLERS`, one row per method of :data:`.protocol.METHODS`, whose parameters are checked first.
-Event and raw-output pushes never buffer without bound: output events are coalesced per session (the
-core's :class:`~openclaw_tui.core.session.events.OutputCoalescer`, sent at most every ``OUTPUT_EVENTS_S``), and a
-raw subscriber that cannot keep up simply resumes from the ring later (the offsets tell it what it
-missed), so a slow frontend never slows a job down. Operator input takes the core's one input path.
-
-The socket knows who is calling: a connection from a process inside a session acts only as that
-session's agent (see :mod:`.callers`).
-
-A host that re-executes itself in place (:mod:`.reexec`) hands the listening socket and its lock over to
-its next image (:meth:`HostServer.hand_over`, :meth:`HostServer.adopt`): the socket stays bound throughout,
-so a client connecting meanwhile waits in the backlog, while connected clients are dropped and reconnect.
+Each request runs in its own task and goes to its handler through :data:`HANDLERS`; pushes to a slow frontend
+are coalesced or resumed from the ring, never buffered without bound.
 """
 
 from __future__ import annotations
@@ -51,7 +39,7 @@ log = logging.getLogger(__name__)
 
 
 class HostServer:
-    """Serves ``host`` on the Unix socket at ``path`` (see ``protocol.py``)."""
+    """Serves ``host`` on the Unix socket at ``path`` (see :mod:`openclaw_tui.remote.wire`)."""
 
     def __init__(self, host: SessionHost, path: Path) -> None:
         self.host = host

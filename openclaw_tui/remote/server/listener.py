@@ -1,9 +1,7 @@
 """The socket a host listens on: one host per path, held with a lock for the host's whole life.
 
-The lock file beside the socket (``host.sock.lock``, ``flock``) decides which of two hosts starting at once
-serves; a socket a crashed host left behind is detected (nothing answers it) and replaced. A host that
-re-executes itself in place keeps both open across the exec (see :mod:`.reexec`), so the socket never
-stops being bound and no other host can take the path meanwhile.
+A host that re-executes itself in place keeps both open across the exec (see :mod:`.reexec`), so no other host
+can take the path meanwhile.
 """
 
 from __future__ import annotations

@@ -1,21 +1,8 @@
-"""``serve`` re-executing itself in place: an upgrade or restart that ends no session (``serve --reexec``, SIGUSR2).
+"""``serve`` re-executing itself in place: an upgrade or restart that ends no session (``serve --reexec``,
+SIGUSR2).
 
-Asked to (the ``host.reexec`` method, or SIGUSR2 from a service manager), the host first makes sure the code
-installed now can take over: a preflight runs ``python -m openclaw_tui serve --check-resume FORMAT`` with
-this host's interpreter, environment and directory, so a broken upgrade (it does not import) or one that
-cannot read this host's state is refused while nothing has been touched. Then the handover: the socket
-stops accepting but stays bound and locked (:meth:`.HostServer.hand_over`), connections are dropped, the
-core writes itself down (:mod:`openclaw_tui.core.host.reexec_state`) into a memory file, every fd to keep is made
-inheritable (PTY masters, pipe read ends, the listening socket and its lock, the watchdog's pipe, the memory
-file), the signals that would end or re-exec the host are blocked (a blocked signal stays pending across
-``exec`` and reaches the new image once it can handle it) and the process execs ``python -m openclaw_tui
-serve --resume FD`` on the main thread, so it stays the parent of every child. The new image reads the
-state, adopts it all (:func:`resume`) and serves on the same socket.
-
-If the exec itself fails, this image goes on as before. If the new image cannot resume (a state it cannot
-read, a bug in the new code), it says why and exits at once: that is a host dying, which containment already
-covers (every session's leader dies with the host, the watchdog ends the rest, and the next host sweeps the
-live record and reports it), so nothing runs on unseen.
+A preflight refuses code that cannot take over while nothing has been touched; then the socket stays bound
+while the process execs itself, still the parent of every child.
 """
 
 from __future__ import annotations
@@ -233,7 +220,7 @@ def replay(signals: list[int]) -> None:
 
 
 def cannot_resume(exc: BaseException) -> NoReturn:
-    """The new image cannot take over: say why and end now, as a host dying (see the module's docstring)."""
+    """The new image cannot take over: say why and end now, as a host dying (see the package docstring)."""
     print(f"openclaw-tui: this host re-executed itself but cannot resume ({type(exc).__name__}: {exc}); it ends "
           "now, and its sessions end with it (the watchdog ends what is left; the next host reports them)",
           file=sys.stderr, flush=True)

@@ -1,8 +1,8 @@
-"""A request's params, checked before anything runs: the names its method takes, then each value.
+"""A request's params, checked before anything runs: the names its method takes
+(:data:`~openclaw_tui.remote.wire.protocol.METHODS`), then each value.
 
-The names come from the protocol's method table (:data:`.protocol.METHODS`); the values are checked by
-the handler that reads them, with these helpers. Every problem is an invalid-params error (-32602) that
-names the parameter, and shows a bad value only cut short, so an error never echoes a megabyte back.
+Every problem is an invalid-params error (-32602) that names the parameter and shows a bad value only cut
+short.
 """
 
 from __future__ import annotations

@@ -1,20 +1,7 @@
 """``openclaw-tui serve``: the host with no UI, outliving any dashboard, until a signal ends it.
 
-SIGTERM, SIGINT and SIGHUP start a graceful shutdown: every process of every session gets SIGTERM, the
-grace period, then SIGKILL, and the host exits only once the OS confirms they are gone. A second signal
-forces it: SIGKILL to every session at once. At start it says how gateway sessions are contained, and,
-once the sweep of dead hosts' records is done, one line per dead host whose processes it (or that host's
-watchdog) ended, then what it brought back from the journal of the last host on this socket. Whenever
-sessions stop being saved to disk (a full disk, an unwritable state directory, a damaged journal), a line
-on stderr says why; the host goes on with them in memory.
-
-SIGUSR2, like ``openclaw-tui serve --reexec``, re-executes the host in place on the code installed now,
-keeping every session (see :mod:`.reexec`); the new image starts here too, with ``--resume FD``, and says
-what it kept.
-
-Exit status 1 when another host already serves the socket, 2 when the socket's path or directory cannot
-be used (the message says why: too long, not ours, open to others, not a socket); 70 when a re-executed
-host cannot resume.
+SIGTERM, SIGINT and SIGHUP end every session with proof before it exits, and SIGUSR2 re-executes it in place
+(:mod:`.reexec`).
 """
 
 from __future__ import annotations

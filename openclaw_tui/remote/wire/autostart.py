@@ -1,10 +1,5 @@
 """Starting a host for a client that found none (an MCP server, a node's bridge, the dashboard):
-``openclaw-tui serve``, detached, then waiting for it.
-
-The host is started in a session of its own (stdin ``/dev/null``, output appended to ``serve.log`` next to
-the socket, no controlling terminal) so it outlives whoever started it: background jobs survive the
-agent's client restarting, and the dashboard quitting or its terminal closing. Waiting never blocks the
-loop, and a host that cannot start is reported with the reason its log gives.
+``openclaw-tui serve``, detached, then waiting for it without blocking the loop.
 """
 
 from __future__ import annotations

@@ -1,68 +1,7 @@
 """The host protocol, version 1: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
 
-Requests (client → host), each answered with a result or a JSON-RPC error; :data:`METHODS` below is this
-table as data, and the server dispatches by it:
-
-=================  ==========================================  =========================================
-method             params                                      result
-=================  ==========================================  =========================================
-hello              {client?: str}                              {protocol: 1, server, version, pid,
-                                                               hostId, generation}
-call               {call: object, agent?: str | null}          the tool result {text, details}
-events.subscribe   {}                                          {} — then ``event`` notifications,
-                                                               a ``snapshot`` first
-events.unsubscribe {}                                          {}
-raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
-raw.unsubscribe    {sessionId}                                 {}
-session.input      {sessionId, data: base64, source?: str,     {bytesWritten, bytesQueued} (operator
-                   action?: str}                               keystrokes; recorded with who sent them)
-session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
-                                                               incremental, inputs} — when not
-                                                               incremental, the whole retained text
-                                                               (``Output.to_json``: head, headMax,
-                                                               maxChars, tailDropped ...)
-host.reexec        {}                                          {pid, version, generation, sessions} —
-                                                               then the host re-executes itself (below)
-=================  ==========================================  =========================================
-
-``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
-``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the
-code installed now can resume this host (it runs ``python -m openclaw_tui serve --check-resume``), and
-refuses with error -32000 (``REFUSED``) naming why when it cannot, when a re-exec is already under way,
-when the host is not a ``serve`` (a dashboard's), or when the caller runs inside a session. Otherwise it
-answers, then hands over: the socket stays bound (a client connecting meanwhile waits until the new image
-serves), every connection is closed without answering what it still had in flight (clients reconnect; a
-read can be retried, anything else must be checked with ``list``/``poll``), and the same process, on the
-new code, answers ``hello`` with the same ``pid`` and ``hostId`` and ``generation`` one higher.
-
-Every request is answered, with its result or an error, unless it is cancelled (below). Params are
-checked before anything runs: a missing, unknown or mistyped parameter is an invalid-params error
-(-32602) naming it (``sessionId``, ``source`` and ``client`` are strings of valid Unicode, with no lone
-surrogate, ``data`` is base64, ``offset`` and ``since`` are integers from 0, ``cols`` and ``rows``
-integers from 1 to 1000). A line that is not JSON is a parse error (-32700) with id null; so are
-``NaN``, ``Infinity``, numbers no float holds, nesting too deep, and a message over 256 KB holding more
-than 10,000 values (such a message is decoded off the host's event loop). A reply never fails to encode:
-text that UTF-8 cannot carry is escaped as JSON writes it (``\\udc80``). A request whose ``id``
-is not a string, a number or null is an invalid request (-32600), answered with id null. Anything that
-goes wrong inside the host is an internal error (-32603), logged on the host's stderr; the connection
-keeps serving either way. Input the session cannot take (its stdin closed, or its input queue full, when
-nothing of it is taken) is refused with -32001 and the words the ``process`` tool's failure uses, since
-``session.input`` goes the same one way into a session as the tool's ``write``.
-
-The host itself answers the terminal queries PTY programs send (cursor position, device status and
-attributes), whether or not any client views the session, so clients never send replies.
-
-A ``cancel`` notification {id} from the client cancels its request with that id if it still runs (a
-cancelled foreground ``exec`` ends its run, as in-process); the cancelled request gets no answer.
-
-Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset,
-data: base64, size: [cols, rows] | null, sizes: [[offset, cols, rows], ...]}. A ``raw`` offset larger than
-the previous end means bytes were dropped in between (the subscriber was too slow for the ring): terminal
-views catch up from the tail. ``size`` is the PTY size the bytes at ``offset`` were written for and
-``sizes`` every resize among them, at its offset: the client's copy of the ring replays them where they
-happened (a resize with no output comes as a ``raw`` with no data). A session's details carry its PTY's
-current size as ``ptySize`` {cols, rows} (null for a pipe session).
+It encodes and decodes messages, and :data:`METHODS` is the table of requests the package docstring documents,
+which the server dispatches by.
 """
 
 from __future__ import annotations
@@ -84,7 +23,7 @@ REFUSED = -32000  # the host will not do it (``host.reexec``: the message says w
 MAX_LINE = 64 << 20
 
 METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # method: (required params, optional params), as in the table above
+    # method: (required params, optional params), as in the package docstring's table
     "hello": ((), ("client",)),
     "call": (("call",), ("agent",)),
     "events.subscribe": ((), ()),

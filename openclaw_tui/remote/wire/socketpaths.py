@@ -1,17 +1,4 @@
-"""Where the host's socket lives: a per-user directory nobody else can enter, found from facts.
-
-``$OPENCLAW_TUI_SOCKET`` names the socket directly (tests, several hosts side by side). Otherwise it is
-``openclaw-tui/host.sock`` in the user's runtime directory: ``$XDG_RUNTIME_DIR``, or ``/run/user/<uid>``
-when that exists and is the user's, even when the environment does not name it (the official MCP SDK
-starts servers with a reduced environment without ``XDG_RUNTIME_DIR``, and that must not put the agent's
-host somewhere else than the operator's); with no runtime directory, ``/tmp/openclaw-tui-<uid>/host.sock``.
-Clients (``mcp``, ``call``, ``attach``, the dashboard) look for a host serving at any of these candidates
-(:func:`find_host`) before they start one, so one user has one host whatever each caller's environment.
-A missing directory is created with mode 0700; an existing one is used only if it is already ours and
-closed to group and others, and is never changed (``$OPENCLAW_TUI_SOCKET`` may name a shared directory
-such as ``/tmp``, whose mode is not ours to tighten). The socket itself is made 0600, and its path must
-fit a Unix socket address.
-"""
+"""Where the host's socket lives: a per-user directory nobody else can enter, found from facts."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Screen cells and character widths.
-
-A cell is a character (plus any zero-width marks attached to it) and its :class:`Style`. Wide characters
-fill two cells: the character itself and an empty *stub* after it, so column arithmetic stays simple.
-Widths follow the per-code-point ``wcwidth`` table that the programs inside the terminal use (glibc), and
-tmux's choices where the two differ: an unknown width counts as 1, and a character after a zero-width
-joiner joins the previous cell. Cells are shared per (character, style) through a small cache, because
-creating one tuple per drawn character was the largest single cost of stock pyte.
+"""Screen cells and character widths: a character with its zero-width marks and its :class:`Style`, wide ones
+filling two cells.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Which handler answers which escape sequence, by the names of :mod:`openclaw_tui.core.vt.sequences`.
 
-The parser hands the screen a CSI's final byte and parameters; these tables map the final byte to the
-handler and to how many parameters it takes, so a sequence with extra parameters (they happen) never
-reaches a handler that cannot take them. A few handlers live here because they adapt a sequence to a
-screen: DECSTBM homes the cursor even when it resets the margins (as xterm and tmux do, unlike pyte), and
-the device attribute and status queries are answered through the screen's ``reply``.
+The tables map a CSI's final byte to its handler and to how many parameters it takes.
 """
 
 from __future__ import annotations

@@ -1,13 +1,4 @@
 """Putting characters on the screen: drawing text at the cursor, erasing, inserting and deleting characters.
-
-These replace stock pyte's versions, for speed and for correctness. Runs of narrow characters are
-written with one dict update instead of one call per character; wide characters wrap before the last
-column and never leave half of themselves behind; zero-width characters (combining marks, variation
-selectors, zero-width space, and whatever follows a zero-width joiner) attach to the cell before the
-cursor instead of ending the draw; erasing, inserting and deleting leave blanks in the background colour
-(as xterm and tmux do); ``ESC[3J`` clears only the history kept for resizes, as in xterm and tmux;
-``CSI b`` repeats the last character. Each row records how far programs wrote into it and whether an
-autowrap ran it on, tmux's marks for rewrapping after a resize (see :mod:`.reflow`).
 """
 
 from __future__ import annotations

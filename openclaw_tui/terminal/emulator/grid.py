@@ -1,15 +1,7 @@
 """The grid: a screen's cells, the rows scrolled off its top, and the main screen kept under the alternate.
 
-A type of its own, as alacritty keeps its grid apart from the terminal that drives it: it knows rows and
-cells, never the cursor, the modes or the escape sequences (those are :class:`~.screen.TerminalScreen`'s).
-Rows are list entries, so scrolling a region is one list splice instead of stock pyte's row-by-row dict
-shuffle (the largest cost when output scrolls). Rows that scrolling, inserting and deleting bring in are
-filled with the blank the caller gives (background colour erase). On the main screen the rows scrolled off
-the top are kept in a short history, as tmux keeps them, only so that a resize can pull them back or
-rewrap them (:mod:`.reflow`); they are never shown: scrollback comes from the session's retained text.
-Moves and clears drop the ``wrapped`` mark of the rows next to where they cut, exactly where tmux's line
-moves and clears drop it, because that mark decides how rows are rewrapped after a resize. Erasing,
-inserting and deleting cells never leave half a wide character behind. The painter reads ``dirty``.
+It knows rows and cells, never the cursor, the modes or the escape sequences (those are
+:class:`~.screen.TerminalScreen`'s).
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""Terminal modes and the saved cursor: the switches a program flips and the dashboard must honour.
-
-Stock pyte records private modes but acts on few of them. Here the alternate screen really is a second
-grid (``?47``/``?1047`` switch, ``?1049`` also saves and restores the cursor, as in xterm and tmux), the
-saved cursor is one slot that each save overwrites (xterm), not pyte's stack, and the modes that change
-how keys, pastes and clicks must be encoded are collected in :class:`TerminalModes`. Every mode is named
-in :mod:`openclaw_tui.core.vt.sequences`, the vocabulary the core's own scanner reads too.
-"""
+"""Terminal modes and the saved cursor: the switches a program flips and the dashboard must honour."""
 
 from __future__ import annotations
 

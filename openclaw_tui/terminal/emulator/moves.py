@@ -1,11 +1,4 @@
-"""Moving the cursor: along and across rows, to a position, and between tab stops.
-
-After the last column is written the cursor waits past it (x == width) until the next character wraps.
-tmux, the reference here, treats moves from that point as below: up and down land on the last column,
-while backspace and left count from the wrap point itself (stock pyte took one step extra). With origin
-mode, rows are counted from the top of the scroll region and the cursor stays inside it. ``CSI Z`` (back
-tab), which pyte lacks, lives here too.
-"""
+"""Moving the cursor: along and across rows, to a position, and between tab stops, as tmux does."""
 
 from __future__ import annotations
 

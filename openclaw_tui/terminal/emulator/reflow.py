@@ -1,17 +1,4 @@
 """Changing a screen's size the way tmux does, so a screen that lived through a resize shows what tmux shows.
-
-tmux, the reference terminal, keeps a screen's history and its visible rows as one list of lines. When the
-height shrinks it drops rows below the cursor first and then moves rows from the top into the history (or
-deletes them, on the alternate screen, which has no history); when it grows it pulls rows back from the
-history that scrolling put there, then adds blank rows. When the width changes on the main screen, lines
-are rewrapped: a row that autowrapped is joined with the rows it ran on into and cut again at the new width,
-and a row wider than the new width is cut into several; the cursor keeps its place in the text. The
-alternate screen is not rewrapped (the program redraws it), and the main screen saved under it is left
-alone until the program leaves it, when it is brought to the new size. A row's width in use is up to the
-last cell a program wrote there (erasing does not lower it), as tmux counts it.
-
-:class:`Lines` runs these steps on history + visible rows; :class:`~.grid.Grid` builds one for
-each resize. It is only used on a resize, so it favours being plainly the same algorithm over speed.
 """
 
 from __future__ import annotations

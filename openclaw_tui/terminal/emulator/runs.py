@@ -1,10 +1,4 @@
-"""Reading a grid out: plain rows for tools, styled runs for painters.
-
-A painter draws a row as a few ``(text, Style)`` runs rather than one object per cell, which PERF.md
-measured at 14x cheaper per frame. Runs cover the full width (trailing blanks included), wide
-characters appear once in the text (their stub cell adds nothing), and the cursor cell, when given, is a
-run of its own with reverse video toggled, so a painter needs no cursor logic of its own.
-"""
+"""Reading a grid out: plain rows for tools, styled runs for painters."""
 
 from __future__ import annotations
 

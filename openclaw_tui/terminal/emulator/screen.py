@@ -1,15 +1,7 @@
 """The terminal screen: what a session's PTY output looks like right now.
 
-``TerminalScreen`` is the screen state (:mod:`.state`: a :class:`~.grid.Grid` and the VT state over it)
-fed by its own byte parser (:mod:`.parser`, several times faster than pyte's), with each escape sequence
-dispatched by name (:mod:`.dispatch`) to the handlers of :mod:`.editing`, :mod:`.scrolling`,
-:mod:`.moves` and :mod:`.modeswitch`, so that it draws what tmux draws for the same bytes (the fidelity
-tests hold it to that): zero-width characters, wide characters, the alternate screen, background colour
-erase, ``CSI S/T/b/Z/s/u``, DEC line drawing, and resizes as tmux does them (:mod:`.reflow`). There is no
-scrollback: that comes from the session's retained text. Given ``on_reply``, it answers the queries
-programs send (cursor position, device status and attributes); the host uses that through
-:mod:`.replies`, views never do. Painters read it through ``display()``, ``row_runs()``, ``cursor_xy``,
-``cursor_visible``, ``modes`` and ``take_dirty()``.
+``TerminalScreen`` is the screen state (:mod:`.state`) fed by its own parser (:mod:`.parser`), with each
+escape sequence dispatched by name (:mod:`.dispatch`), so that it draws what tmux draws for the same bytes.
 """
 
 from __future__ import annotations

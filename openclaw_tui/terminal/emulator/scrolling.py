@@ -1,9 +1,4 @@
 """Line feeds, scrolling, inserted and deleted lines, as tmux does them (rows move in :class:`~.grid.Grid`).
-
-``index`` fixes a pyte slip: a line feed below the scroll region moves the cursor down, where pyte pulled
-it back up to the region's bottom. Rows brought in take the pen's background colour, except the row an
-autowrap scrolls in (tmux scrolls in a default blank there). Inserted and deleted lines leave the cursor
-where it is, as in tmux; ``CSI S``/``T``, which pyte lacks, live here.
 """
 
 from __future__ import annotations

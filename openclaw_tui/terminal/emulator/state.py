@@ -1,10 +1,4 @@
 """What a terminal screen holds: the grid, and the VT state over it (cursor, margins, modes, charsets, tabs).
-
-The state is declared once, here, with its types; the handlers that change it are plain functions over
-it, grouped by what they do (:mod:`.editing`, :mod:`.scrolling`, :mod:`.moves`, :mod:`.modeswitch`), and
-:class:`~.screen.TerminalScreen` is this state with a parser and a dispatch table that maps each escape
-sequence to its handler (as pyte's tables map names to methods). Nothing here is pyte's: the cursor, the
-margins and the saved cursor are the engine's own small types.
 """
 
 from __future__ import annotations

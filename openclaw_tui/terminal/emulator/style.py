@@ -1,10 +1,5 @@
-"""Cell styles: what a run of screen text looks like, independent of any rendering library.
-
-A screen hands its painter rows of ``(text, Style)`` runs. The painter (a Textual widget, or the ANSI
-printer of ``python -m openclaw_tui.terminal``) converts each ``Style`` once and caches the result, so
-``Style`` objects are interned: two cells with equal attributes share one object and the painter's cache
-hits by identity. SGR sequences are applied here too, with a small cache keyed on (style, parameters)
-because programs repeat the same few colour changes millions of times.
+"""Cell styles: what a run of screen text looks like, independent of any rendering library, and SGR applied to
+them.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them.
 
-It says where the command will run and what it may write, since a sandboxed run writes only some places.
-Every run from here stays in the session list, with its output, after it ends (the app starts it as a
-session of its own); "background" off means: take me to it, and type into it at once when it is a PTY.
-The checkboxes show their state in text (``[x]`` / ``[ ]``), not only by colour. With nodes configured, a
-chooser says which machine runs it: this one (``local``) or a node, whose host then runs it under its own
-sandbox, in its own working directory unless one is given.
+It says where the command will run and what it may write; with nodes configured, a chooser says which machine
+runs it.
 """
 
 from __future__ import annotations

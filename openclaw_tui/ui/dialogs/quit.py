@@ -1,7 +1,7 @@
 """The question quitting asks while sessions run: keep them running on the host (detach), end them, or stay.
 
-The dashboard is a client of its host, so leaving never has to end anything: detaching is the first answer
-and has the focus. Ending them is there for the operator who is done with every job on view.
+Detaching is the first answer and has the focus: the dashboard is a client of its host, so leaving never has
+to end anything.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
-"""Which columns of the session list fit a width, and how wide each is.
+"""Which columns of the session list fit a width, and how wide each is: pure, so the list and the tests agree
+on one layout.
 
-At 120 columns every column shows at its natural width. A narrower terminal loses what the session view's
-title repeats anyway (where it runs, pty or pipe), then narrows the gaps and shortens the agent and the
-name, and only then anything an operator decides by: the status and the exit code stay visible down to 60
-columns.
-With nodes, a node column comes first (as wide as the longest node name), and the id column widens by as
-much, since ids then read ``NODE/ID``; it goes early when room runs short, as the id repeats the node.
-Any width left over goes to the name. Pure, so the list and the tests agree on one layout.
+The status and the exit code stay visible down to 60 columns; any width left over goes to the name.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The filter bar above the session list: free text, a state (all, running, waiting, finished, failed) and,
 with nodes configured, a node (all, local, then each node).
 
-It owns the filter's state and says so with :class:`Changed`; the keys that drive it live on the
-sessions pane, so they work while the list has focus. In the text box, Enter keeps the text and goes back
-to the list; Escape clears it and goes back.
+It owns the filter's state and says so with :class:`Changed`; the keys that drive it live on the sessions
+pane.
 """
 
 from __future__ import annotations

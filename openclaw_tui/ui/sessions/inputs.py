@@ -1,10 +1,6 @@
 """An input's recorded preview as a person reads it: keys by their names, text as typed.
 
-The host records each input's first bytes as text (``preview``) and never the text typed at a password
-prompt (that preview is ``•••``), so the preview is shown as recorded and never derived again from what
-was sent. What a terminal would act on is named: an arrow key's ``\\x1b[A`` is ``↑``, Ctrl-C is ``^C``,
-``\\x1b[21~`` is ``F10``, Enter, Tab and Backspace are ``⏎ ⇥ ⌫``. The names are found by encoding every
-named key with the core's own key encoder, in both cursor-key modes, so they agree with send-keys.
+The names come from the core's own key encoder, so they agree with send-keys.
 """
 
 from __future__ import annotations

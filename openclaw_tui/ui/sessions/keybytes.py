@@ -1,9 +1,5 @@
-"""Keys from the dashboard to bytes for a PTY: the Textual key events that type-through forwards.
-
-Type-through mode forwards every key event; Textual names keys its own way (``ctrl+up``, ``f5``,
-``shift+tab``), so named keys are mapped onto the tmux tokens the core's :func:`encode_keys` already
-encodes (xterm sequences, application cursor mode included) and printable characters are sent as
-typed. (The send-keys prompt's line is parsed in the core, by the agents' own key parser.)
+"""Keys from the dashboard to bytes for a PTY: the Textual key events that type-through forwards, mapped onto
+the core's :func:`encode_keys` tokens.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """The session list: one row per session, newest first, waiting ones marked and coloured.
 
-Drawn with the Line API: a row is made only when it is on screen, so a thousand sessions cost what the
-dozen visible rows cost, and the once-a-second runtime tick repaints only when a visible row changed
-(never a relayout of the screen). The columns follow the width (:mod:`.columns`). The cursor belongs to
-a session id, not a row number, so it stays on its session as rows come and go; moving it posts
-:class:`Selected`. An empty list says why: no sessions yet, or nothing matches the filter. With nodes, a
-node column shows where each session runs, and a node that does not answer has its rows greyed.
+Drawn with the Line API, so only visible rows cost anything; the cursor belongs to a session id and moving it
+posts :class:`Selected`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""The log pane: exactly what an agent's ``process log`` returns, paged the same way, plus who typed what.
-
-It calls the host's ``log`` action as the operator, so the window, the paging hint, the stdin state and
-the waiting hint are the agent's own; the input transcript (``details.inputs``) is listed below with
-the sender of each input, agent or operator. ``[``/``]`` page to older/newer lines (the arrows left and right
-do the same, unlisted: the footer names ``[`` and ``]``, as the README and the help do).
-"""
+"""The log pane: exactly what an agent's ``process log`` returns, paged the same way, plus who typed what."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
 """The selected session: a title line, its output, and the last inputs with who sent them.
 
-PTY sessions are drawn by the terminal widget, pipe sessions by the stream log; the log pane (the
-agent's own ``log`` view) replaces either while toggled on. Only the body on screen is attached to its
-session, so a session nobody looks at costs the UI nothing. The banner shows while type-through is on.
+Only the body on screen is attached to its session, so a session nobody looks at costs the UI nothing.
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """What one row of the session list says about a session, and which rows a filter keeps.
 
-Pure functions over a :class:`~openclaw_tui.remote.mirror.viewprotocols.SessionView` so the list widget only lays out
-what these decide. A session is *waiting* as the host decides it (``waiting_for_input``: by the kernel's
-evidence that it is blocked reading its terminal, ``waiting_reason``, within about a second, or by the
-15 s idle rule); the list only words the reason. A session that exited non-zero is ``completed`` for
-agents (the contract's word), but to the operator it failed: its exit code is red, the "failed" filter
-keeps it and the header counts it as failed. With nodes, a row says which node runs the session (``local``:
-this machine), and the rows of a node that does not answer are greyed, as last seen.
+Pure functions over a :class:`~openclaw_tui.remote.mirror.viewprotocols.SessionView`, so the list widget only
+lays out what these decide.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """A pipe session's output as a scrolling log, stderr in its own colour, drawn with the Line API.
 
-The session keeps its retained output as stream-tagged chunks (newest ``cap`` characters). The log
-keeps its own list of lines and, on each sync, asks the output only for what came since the characters it
-has seen (``Output.since``), so a chatty child costs the UI what it printed, not what was retained. When
-more arrived than the output still holds, it rebuilds from the retained tail. It follows the end
-unless the operator scrolled up, and follows again once they scroll back to the bottom; the flag is kept
-explicitly, since comparing offsets is wrong while the log is not laid out yet (hidden, or just shown).
+Each sync asks the output only for what came since the characters it has seen (``Output.since``).
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """The terminal widget: a PTY session drawn from the terminal engine with Textual's Line API.
 
-A :class:`~openclaw_tui.terminal.LiveView` keeps a screen current with the session's raw output; this
-widget advances it at most ``FPS`` times a second, only when output arrived and the previous frame is on
-screen, then refreshes just the rows the screen marked dirty (plus the rows the cursor left and entered).
-Each row is a few ``(text, Style)`` runs; terminal styles are converted to Rich styles once and cached.
-
-Watching never changes the agent's terminal: the screen always has the PTY's own size. When the pane is
-smaller, the widget shows the part around the cursor (as tmux shows a window larger than its client) and
-says so on its last row; when it is larger, the rest stays blank. The PTY is resized only while the
-operator types through (it then fits the pane, and gets its earlier size back when type-through ends) or
-by :meth:`fit`. In type-through mode every key and paste goes to the session as the operator's input,
-by the host's one input path (so a key typed right after a sandboxed start still reaches the program, and
-a full input queue is refused as it is for agents); Ctrl+] (the telnet escape, which programs rarely
-need) leaves it, or the key the keymap binds.
+It repaints only dirty rows, at most ``FPS`` times a second, and never changes the PTY's size except while the
+operator types through or by :meth:`fit`.
 """
 
 from __future__ import annotations

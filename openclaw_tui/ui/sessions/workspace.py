@@ -1,9 +1,7 @@
 """The workspace: sessions pane over session view, and the operator's actions on the selected session.
 
-Every action here goes through ``host.call(..., agent=None)`` exactly as an agent's would (so it is
-validated the same way and recorded as the operator's input), except type-through keystrokes, which the
-terminal widget hands to the host's input path directly, for latency. Slow actions (kill waits for the process group to be gone)
-run in workers; a failed result is shown as an error toast with the host's own message.
+Every action goes through ``host.call(..., agent=None)`` exactly as an agent's would, except type-through
+keystrokes, which take the host's input path directly.
 """
 
 from __future__ import annotations
