@@ -7,8 +7,9 @@ live records under a ``$XDG_STATE_HOME`` of the run's own (the suite never write
 are dropped. Children inherit a marker variable, so a leftover is found even after it was re-parented away
 from us; a leftover fails the test that left it and is then killed so the next test starts clean. Sockets
 live in short folders of their own (``sock_dir``): a Unix socket's path holds 107 bytes, and ``tmp_path``
-grows with ``--basetemp``. A run that leaves a file in the source tree fails. The node fixtures (``rig``, ``nodes_config``) serve the remote and dashboard
-tests alike, ``serve`` (a host to re-execute) the re-exec and reconnect tests.
+grows with ``--basetemp``. A run that leaves a file in the source tree fails. The node fixtures (``rig``,
+``nodes_config``) serve the remote and dashboard tests alike, ``serve`` (a host to re-execute) the re-exec
+and reconnect tests.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if left:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
-            reporter.write_line(f"\nfiles left in the source tree by this run: {[str(p) for p in left]}", red=True)
+            reporter.write_line(f"\nfiles left in the source tree by this run: {[str(p) for p in left]}",
+                                red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

@@ -118,7 +118,8 @@ def client_configs() -> list[tuple[str, list[str]]]:
     return found
 
 
-async def test_the_readme_mcp_client_configurations_start_a_server_with_the_tools(tmp_path, sock_dir) -> None:
+async def test_the_readme_mcp_client_configurations_start_a_server_with_the_tools(tmp_path,
+                                                                                 sock_dir) -> None:
     configs = client_configs()
     assert len(configs) >= 5, configs  # Claude Code (command line, .mcp.json, with --agent), Codex, Cursor
     assert {command for command, _ in configs} == {"openclaw-tui"}
