@@ -20,6 +20,7 @@ from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.socketpaths import SOCKET_PATH_MAX
 
 from ..support.hosts import hosting
+from ..support.waiting import finished
 
 
 def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -74,13 +75,8 @@ async def _until_a_session_runs(host) -> Any:
 
 
 async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    try:
-        _, err = await asyncio.to_thread(proc.communicate, timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, err
+    status, _, err = await finished(proc)
+    return status, err
 
 
 async def test_a_host_that_goes_away_mid_call_is_one_line_and_status_2(sock) -> None:

@@ -24,14 +24,23 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from openclaw_tui.core.calls import TOOL_NAMES, failure, unknown_tool
+from openclaw_tui.core.session import Event, ExitNotice, Status
 from openclaw_tui.core.version import __version__
 
-from ..wire import HostClient, HostUnavailable, NoHost, find_host, protocol as p, socket_path, start_host
+from ..wire import (
+    BACK_S,
+    HostClient,
+    HostUnavailable,
+    NoHost,
+    RideThrough,
+    find_host,
+    protocol as p,
+    socket_path,
+    start_host,
+)
 from .mcp_tools import to_mcp_result, tool_definitions
 
 DEFAULT_SCOPE = "mcp"
-BACK_S = 30.0  # how long a host re-executing itself may take to serve again
-RETRIES = 3  # re-execs in a row a read rides through
 LOGGER = "openclaw-tui"
 LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
 
@@ -137,7 +146,8 @@ class McpBridge:
             return failure(str(exc), "no-host")
         note, self._tell_reconnected = self._tell_reconnected, False
         call = p.in_callers_directory({"tool": name, **args}, self.cwd)
-        for _ in range(RETRIES + 1):
+        ride = RideThrough(call)
+        while True:
             try:
                 res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
                 break
@@ -147,13 +157,11 @@ class McpBridge:
                 if not await self._recover(client):
                     self._lost = True
                     return failure(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
-                if not p.retry_safe(call):
-                    return failure(p.RESTARTED, "host-restarted")
+                why = ride.restarted()
+                if why is not None:
+                    return failure(why, "host-restarted")
                 assert self.client is not None
                 client = self.client
-        else:
-            return failure(f"the openclaw-tui host restarted {RETRIES + 1} times while this call ran; it was not "
-                           "answered", "host-restarted")
         if note and isinstance(res.get("text"), str):
             res["text"] = (
                 "Note: the openclaw-tui host went away earlier and this server has reconnected; sessions "
@@ -247,17 +255,16 @@ class McpBridge:
 
     async def _follow_events(self, client: HostClient) -> None:
         with contextlib.suppress(ConnectionError, p.RemoteError):
-            async for event in client.events():
-                if event.get("kind") != "exit-notification":
-                    continue
-                data = event.get("data") or {}
-                if data.get("agent") == self.scope:
-                    await self.notify(data)
+            async for params in client.events():
+                event = Event.from_json(params)
+                notice = event.payload if event is not None else None
+                if isinstance(notice, ExitNotice) and notice.agent == self.scope:
+                    await self.notify(notice)
 
     # -- notifications ----------------------------------------------------------------------------
-    async def notify(self, notice: dict[str, Any]) -> None:
-        level: types.LoggingLevel = "warning" if notice.get("status") == "failed" else "info"
-        text = str(notice.get("text", ""))
+    async def notify(self, notice: ExitNotice) -> None:
+        level: types.LoggingLevel = "warning" if notice.status == Status.FAILED else "info"
+        text = notice.text
         try:
             if self._legacy_session is not None:
                 if LEVELS.index(level) < LEVELS.index(self.min_level):
