@@ -94,8 +94,8 @@ async def test_a_failed_result_is_status_1_and_printed(sock) -> None:
     assert (status, json.loads(out), err) == (1, failed, "")
 
 
-async def test_no_host_is_one_line_saying_how_to_start_one(tmp_path) -> None:
-    sock = tmp_path / "nobody" / "host.sock"
+async def test_no_host_is_one_line_saying_how_to_start_one(sock_dir) -> None:
+    sock = sock_dir / "nobody" / "host.sock"
     status, out, err = await finished(cli(sock, LIST))
     assert (status, out) == (2, "")
     assert err == f"openclaw-tui: no openclaw-tui host is running on {sock} (start one with `openclaw-tui serve`)\n"
