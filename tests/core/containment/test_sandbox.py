@@ -23,7 +23,7 @@ import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ConfigWarning, default_secrets, load_settings
-from openclaw_tui.core.containment import sandbox
+from openclaw_tui.core.containment import credentials, sandbox
 from openclaw_tui.core.launch.launcher import child_env
 from openclaw_tui.core.procs.termination import members
 from openclaw_tui.core.session import EventKind
@@ -525,12 +525,13 @@ def test_sandbox_settings_default_to_auto_with_network_and_the_standard_secrets(
     cfg.write_text("")
     s = load_settings(cfg, env=env).exec
     assert s.placement == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
-    for path in ("/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg",
-                 "/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
+    for path in ("/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
                  f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
         assert path in s.secrets
+    assert s.shown == () and s.pass_env == ()  # the credential table is hidden whole (test_credentials.py)
+    assert {"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg"} <= set(credentials.places(env))
     assert load_settings(cfg, env={}).elevated_allowed is False
-    assert set(default_secrets({"HOME": "/h", "SSH_AUTH_SOCK": "/x/agent.sock"})) >= {"/h/.ssh", "/x/agent.sock"}
+    assert "/x/agent.sock" in default_secrets({"HOME": "/h", "SSH_AUTH_SOCK": "/x/agent.sock"})
 
 
 def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None:
@@ -545,10 +546,10 @@ def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None
     base = s.for_agent("main")
     assert base.placement == "gateway" and base.sandbox_network is False and s.elevated_allowed
     assert base.path_prepend == (os.path.expanduser("~/bin"), "/opt/tools/bin")
-    assert "/srv/keys" in base.secrets and "/home/u/.ssh" in base.secrets
+    assert "/srv/keys" in base.secrets and f"/run/user/{os.getuid()}/openclaw-tui" in base.secrets
     ci = s.for_agent("ci")
     assert ci.placement == "sandbox" and ci.sandbox_network is False
-    assert {"/srv/keys", "/srv/ci", "/home/u/.ssh"} <= set(ci.secrets)
+    assert {"/srv/keys", "/srv/ci"} <= set(ci.secrets)
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,10 @@ def test_names_never_show_secrets(command: str, name: str) -> None:
         ("token is Bearer abc.def", "token is Bearer ***"),
         ("https://u:p@h https://plain.example/x", "https://u:***@h https://plain.example/x"),
         ("ssh://git@github.com/o/r", "ssh://git@github.com/o/r"),
-        ("KEYBOARD=us", "KEYBOARD=***"),  # over-redacting a harmless name is the accepted cost
+        ("MONKEY=1", "MONKEY=***"),  # over-redacting a harmless name is the accepted cost
+        ("KEYBOARD=us GIT_AUTHOR_NAME=Bob", "KEYBOARD=us GIT_AUTHOR_NAME=Bob"),  # parts that name no secret
+        ("GIT_AUTHOR_TOKEN=t AUTHORIZATION=x", "GIT_AUTHOR_TOKEN=*** AUTHORIZATION=***"),  # other parts still count
+        ("gpg --passphrase hunter2 -c f", "gpg --passphrase *** -c f"),
         ("PWD=/home/me HOME=/root", "PWD=/home/me HOME=/root"),
     ],
 )
