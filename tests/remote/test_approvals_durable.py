@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from openclaw_tui.core.journal.records import APPROVAL, read_json, scan
+from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..waiting import wait_for
-from . import reexecrig
-from .test_restart import Serve as Restarting
+from ..support.approvals import requested
+from ..support.serves import ReexecServe, Serve
+from ..support.waiting import wait_for
 
 
 def asking(config: Path, serve: Any, tmp_path: Path) -> None:
@@ -32,27 +33,21 @@ def journaled(journal: Path) -> list[dict[str, Any]]:
     return [read_json(payload) for kind, payload, _ in scan(data).records if kind == APPROVAL]
 
 
-async def ask(client: HostClient, command: str, **params: Any) -> dict[str, Any]:
-    res = await client.call({"tool": "exec", "command": command, "background": True, "workdir": "/tmp", **params},
-                            agent="main")
-    assert res["details"]["status"] == "approval-pending", res
-    return res["details"]
-
-
 async def test_requests_and_decisions_are_journaled_and_a_crash_voids_what_still_waited(tmp_path) -> None:
-    serve = Restarting(tmp_path, "gateway")
+    serve = Serve(tmp_path, "gateway")
+    journal = serve.state / "openclaw-tui" / "journal" / journal_name(serve.sock)
     asking(tmp_path / "config.toml", serve, tmp_path)
     try:
         first = await serve.start()
         async with await HostClient.connect(serve.sock) as client:
-            decided = await ask(client, "echo decided")
-            waiting = await ask(client, "echo waiting")
+            decided = await requested(client.call, "echo decided")
+            waiting = await requested(client.call, "echo waiting")
             answer = await client.request("approvals.decide", {"approvalId": decided["approvalId"],
                                                                "decision": "deny", "reason": "no", "tty": "/dev/pts/7"})
             assert answer["details"]["status"] == "completed", answer
-            await wait_for(lambda: [r["event"] for r in journaled(serve.journal)] == ["requested", "requested", "decided"],
+            await wait_for(lambda: [r["event"] for r in journaled(journal)] == ["requested", "requested", "decided"],
                            30, "the records on disk")
-        records = journaled(serve.journal)
+        records = journaled(journal)
         assert records[2]["decision"]["by"] == "operator" and records[2]["decision"]["tty"] == "/dev/pts/7"
         assert records[2]["decision"]["pid"] and records[2]["decision"]["client"]  # the connection's hello said who
         first.kill()  # SIGKILL, with a request still waiting
@@ -67,19 +62,19 @@ async def test_requests_and_decisions_are_journaled_and_a_crash_voids_what_still
             past = {r["sessionId"]: r for r in (await client.request("approvals.history"))["details"]["approvals"]}
             assert past[waiting["sessionId"]]["decision"]["state"] == "void"
             assert past[decided["sessionId"]]["decision"]["reason"] == "no"
-        assert journaled(serve.journal)[-1]["decision"]["state"] == "void"  # the voiding is on disk too
+        assert journaled(journal)[-1]["decision"]["state"] == "void"  # the voiding is on disk too
     finally:
         await serve.close()
 
 
 async def test_pending_requests_survive_a_reexec_with_their_expiry_and_are_decided_after(tmp_path) -> None:
-    serve = reexecrig.Serve(tmp_path, "subreaper")
+    serve = ReexecServe(tmp_path, "subreaper")
     asking(serve.config, serve, tmp_path)
     try:
         await serve.start()
         inline_client = await HostClient.connect(serve.sock)
         async with await HostClient.connect(serve.sock) as client:
-            before = await ask(client, "echo after-the-reexec")
+            before = await requested(client.call, "echo after-the-reexec")
             inline = asyncio.ensure_future(inline_client.call(
                 {"tool": "exec", "command": "echo was-inline", "yieldMs": 120_000, "workdir": "/tmp"}, agent="main"))
             deadline = asyncio.get_running_loop().time() + 30

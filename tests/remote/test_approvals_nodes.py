@@ -1,4 +1,4 @@
-"""A node's exec approvals, over real ssh (sshd on loopback, real node hosts: ``nodefixtures.py``): the node
+"""A node's exec approvals, over real ssh (sshd on loopback, real node hosts: ``tests/support/sshrig.py``): the node
 judges its runs with its own policy and allowlist file, and its requests show in the local dashboard, which
 answers them through the node link; the node's host takes the decision and records who took it."""
 
@@ -18,11 +18,10 @@ from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.dialogs import ApprovalQueue
 
-from ..hosting import hosting
-from ..sshrig import SshRig
-from ..ui.conftest import SIZE, header, run, until
-from ..waiting import wait_for
-from .nodefixtures import nodes_toml, started_rig
+from ..support.hosts import hosting
+from ..support.pilots import SIZE, header, run, until
+from ..support.sshrig import SshRig, nodes_toml, started_rig
+from ..support.waiting import wait_for
 
 ECHO = os.path.realpath(shutil.which("echo", path="/usr/bin:/bin") or "/bin/echo")
 ASKING = '[tools.exec]\nhost = "gateway"\nask = "on-miss"\n'

@@ -11,33 +11,33 @@ import shlex
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ExecSettings, Settings
+from openclaw_tui.core.config import Settings
 from openclaw_tui.core.session import APPROVAL_KINDS, ApprovalState, Event, Snapshot
 from openclaw_tui.core.tools.models import ACTIONS
 from openclaw_tui.remote.mcp.mcp_tools import OUTPUT_SCHEMA
 from openclaw_tui.remote.server.callers import Confinement
 
-from ..escapes import needs_cgroups
-from ..hosting import hosting
-from ..waiting import wait_for
-from .conftest import serving
+from ..support.approvals import asking_settings, pending
+from ..support.hosts import hosting, serving
+from ..support.orphans import needs_cgroups
+from ..support.waiting import wait_for
 
 
-def asking_settings(tmp_path: Path, containment: str = "auto") -> Settings:
-    return Settings(exec=replace(ExecSettings(), placement="gateway", ask="on-miss", kill_grace_s=0.5),
-                    approvals_file=str(tmp_path / "exec-approvals.json"), containment=containment)
+def served_settings(tmp_path: Path, containment: str = "auto") -> Settings:
+    """Asks on a miss, on an allowlist file of the test's own; kills with a short grace."""
+    settings = asking_settings(tmp_path / "exec-approvals.json", ask="on-miss", kill_grace_s=0.5)
+    return replace(settings, containment=containment)
 
 
 @pytest.fixture
 async def asking_served(tmp_path, sock):
-    async with hosting(ToolHost(settings=asking_settings(tmp_path))) as host, serving(host, sock) as pair:
+    async with hosting(ToolHost(settings=served_settings(tmp_path))) as host, serving(host, sock) as pair:
         yield pair
 
 
@@ -51,16 +51,9 @@ async def cli(sock: Path, *args: str) -> tuple[int, str, str]:
     return proc.returncode, out.decode(), err.decode()
 
 
-async def ask(host: ToolHost, command: str, agent: str = "main", **params: Any) -> str:
-    res = await host.call({"tool": "exec", "command": command, "background": True, "workdir": "/tmp", **params},
-                          agent=agent)
-    assert res["details"]["status"] == "approval-pending", res
-    return str(res["details"]["sessionId"])
-
-
 async def test_the_command_lists_the_requests_and_their_fields_as_json_and_as_text(asking_served) -> None:
     host, sock = asking_served
-    sid = await ask(host, "git status && echo done")
+    sid = await pending(host.call, "git status && echo done")
     status, out, _ = await cli(sock, "--json")
     assert status == 0
     (listed,) = json.loads(out)
@@ -76,7 +69,7 @@ async def test_the_command_lists_the_requests_and_their_fields_as_json_and_as_te
 
 async def test_approve_and_deny_decide_by_approval_or_session_id_and_the_history_keeps_who(asking_served) -> None:
     host, sock = asking_served
-    first, second = await ask(host, "echo via-cli"), await ask(host, "echo refused-by-cli")
+    first, second = await pending(host.call, "echo via-cli"), await pending(host.call, "echo refused-by-cli")
     approval = host.pending_approvals()[0]["approvalId"]
     status, out, _ = await cli(sock, "approve", approval)
     assert status == 0 and "approved by operator (openclaw-tui approvals" in out
@@ -102,14 +95,14 @@ async def test_without_a_host_the_command_says_so_and_exits_2(tmp_path) -> None:
 
 @pytest.fixture(params=[pytest.param("cgroup", marks=needs_cgroups), "subreaper"])
 async def confined_host(request, tmp_path, sock):
-    settings = asking_settings(tmp_path, "subreaper" if request.param == "subreaper" else "auto")
+    settings = served_settings(tmp_path, "subreaper" if request.param == "subreaper" else "auto")
     async with hosting(ToolHost(settings=settings)) as host, serving(host, sock) as pair:
         yield pair
 
 
 async def test_a_command_the_host_runs_cannot_approve_its_agents_own_request_nor_list_any(confined_host) -> None:
     host, sock = confined_host
-    target = await ask(host, "echo the-target")
+    target = await pending(host.call, "echo the-target")
     own = shlex.quote(sys.executable) + " -m openclaw_tui approvals"
     attempt = (f'{own} approve {target}; echo "approve:$?"; {own} approve {target} --always; echo "always:$?"; '
                f'{own} deny {target}; echo "deny:$?"; {own} --json; echo "list:$?"; {own} --history; echo "history:$?"')
@@ -127,8 +120,8 @@ async def test_a_command_the_host_runs_cannot_approve_its_agents_own_request_nor
 
 
 async def test_a_confined_connection_never_sees_a_request_go_by(tmp_path) -> None:
-    async with hosting(ToolHost(settings=asking_settings(tmp_path))) as host:
-        sid = await ask(host, "echo unseen")
+    async with hosting(ToolHost(settings=served_settings(tmp_path))) as host:
+        sid = await pending(host.call, "echo unseen")
         seen: list[Event] = []
         host.subscribe(seen.append)()
         confined = Confinement("some-session", "main")

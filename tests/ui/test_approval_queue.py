@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Label, Select, Static
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.config import ExecSettings, Settings
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app
@@ -19,15 +17,14 @@ from openclaw_tui.ui.dialogs import ApprovalQueue, DenyReason, PatternEditor
 from openclaw_tui.ui.dialogs.approval_queue import row
 from openclaw_tui.ui.sessions.rows import end_label
 
-from ..hosting import close_within
-from .conftest import SIZE, footer_actions, header, run, toasts, until
+from ..support.approvals import asking_settings, pending
+from ..support.hosts import close_within
+from ..support.pilots import SIZE, footer_actions, header, run, toasts, until
 
 
-def asking_host(approvals_file: Path, **exec_changes: object) -> ToolHost:
+def asking_host(approvals_file: Path) -> ToolHost:
     """A host that runs on the gateway and asks the operator for anything not on its allowlist."""
-    settings = Settings(exec=replace(ExecSettings(), placement="gateway", ask="on-miss", **exec_changes),
-                        approvals_file=str(approvals_file))
-    return ToolHost(settings=settings)
+    return ToolHost(settings=asking_settings(approvals_file, ask="on-miss"))
 
 
 @pytest.fixture
@@ -36,14 +33,6 @@ async def asking(tmp_path: Path):
     host.start()
     yield host
     await close_within(host)
-
-
-async def ask(host: ToolHost, command: str, agent: str = "main", **params: object) -> str:
-    """An agent's exec that must wait for the operator; its reserved session id."""
-    res = await host.call({"tool": "exec", "command": command, "background": True, "workdir": "/tmp", **params},
-                          agent=agent)
-    assert res["details"]["status"] == "approval-pending", res
-    return str(res["details"]["sessionId"])
 
 
 async def open_queue(pilot, app) -> ApprovalQueue:
@@ -60,7 +49,7 @@ async def test_the_header_counts_requests_the_notice_line_announces_them_and_o_a
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: "approvals" in footer_actions(app), "the key in the footer")
-        sid = await ask(asking, "echo allowed-once OPENAI_API_KEY=sk-secret")
+        sid = await pending(asking.call, "echo allowed-once OPENAI_API_KEY=sk-secret")
         await until(pilot, lambda: "1 awaiting approval" in header(app), "the header's count")
         await until(pilot, lambda: any("Approval needed: main on local wants to run" in t and "(a opens the queue)" in t
                                        for t in toasts(app)), "the notice")
@@ -87,7 +76,7 @@ async def test_the_header_counts_requests_the_notice_line_announces_them_and_o_a
 async def test_escape_closes_the_queue_without_deciding(asking):
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
-        sid = await ask(asking, "echo waits")
+        sid = await pending(asking.call, "echo waits")
         await open_queue(pilot, app)
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ApprovalQueue), "the queue to close")
@@ -97,7 +86,7 @@ async def test_escape_closes_the_queue_without_deciding(asking):
 async def test_d_denies_with_a_reason_that_reaches_the_agent(asking):
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
-        sid = await ask(asking, "echo denied")
+        sid = await pending(asking.call, "echo denied")
         await open_queue(pilot, app)
         await pilot.press("d")
         dialog = await until(pilot, lambda: isinstance(app.screen, DenyReason) and app.screen, "the reason prompt")
@@ -121,7 +110,7 @@ def test_a_row_is_two_lines_cut_to_the_lists_width_however_long_the_command_and_
 async def test_allow_always_opens_the_pattern_editor_and_a_widened_pattern_allows_later_runs(asking, tmp_path):
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
-        sid = await ask(asking, "printf %s first-run")
+        sid = await pending(asking.call, "printf %s first-run")
         await open_queue(pilot, app)
         await pilot.press("A")
         editor = await until(pilot, lambda: isinstance(app.screen, PatternEditor) and app.screen, "the pattern editor")
@@ -145,7 +134,7 @@ async def test_allow_always_opens_the_pattern_editor_and_a_widened_pattern_allow
 async def test_allow_always_is_not_offered_for_inline_code(asking):
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
-        sid = await ask(asking, "python3 -c 'print(1)'")
+        sid = await pending(asking.call, "python3 -c 'print(1)'")
         queue = await open_queue(pilot, app)
         assert "not offered: python -c runs inline code" in queue_text(queue)
         await pilot.press("A")
@@ -157,7 +146,7 @@ async def test_allow_always_is_not_offered_for_inline_code(asking):
 async def test_the_full_command_shows_control_and_bidirectional_characters(asking):
     app = make_app(asking)
     async with run(app, SIZE) as pilot:
-        await ask(asking, "echo 'safe\u202e\x1b[2Jtxt.exe'")
+        await pending(asking.call, "echo 'safe\u202e\x1b[2Jtxt.exe'")
         queue = await open_queue(pilot, app)
         shown = queue_text(queue)
         assert "\\u202e" in shown and "\\x1b[2J" in shown
@@ -173,7 +162,7 @@ async def test_an_attached_dashboard_decides_on_the_host_which_records_the_dashb
     try:
         app = make_app(mirror)
         async with run(app, SIZE) as pilot:
-            sid = await ask(host, "echo from-afar")
+            sid = await pending(host.call, "echo from-afar")
             res = await host.call({"tool": "process", "action": "poll", "sessionId": sid}, agent="main")
             assert res["details"]["operatorAttached"] is True  # the dashboard's mirror subscribed as an approver
             queue = await open_queue(pilot, app)

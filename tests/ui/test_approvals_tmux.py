@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
-from .tmuxpane import Tmux, dashboard_command, serve_host
+from ..support.tmuxpane import Tmux, dashboard_command, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
 @pytest.fixture(name="asking_env")
-def asking_env_fixture(tmp_path: Path) -> Iterator[tuple[dict[str, str], Path]]:
-    sock = tmp_path / "sock" / "host.sock"
+def asking_env_fixture(tmp_path: Path, sock_dir: Path) -> Iterator[tuple[dict[str, str], Path]]:
+    sock = sock_dir / "sock" / "host.sock"
     sock.parent.mkdir(mode=0o700)
     config = tmp_path / "config.toml"
     config.write_text('[tools.exec]\nhost = "gateway"\nask = "on-miss"\n')

@@ -12,8 +12,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from ...waiting import wait_for
-from .conftest import allow, asking, ended, pending, poll, run
+from ...support.approvals import allow, asking, ended, pending, poll, run
+from ...support.waiting import wait_for
 
 ECHO = os.path.realpath(shutil.which("echo", path="/usr/bin:/bin") or "/bin/echo")
 TOUCH = os.path.realpath(shutil.which("touch", path="/usr/bin:/bin") or "/bin/touch")
@@ -38,7 +38,7 @@ async def test_a_second_command_hidden_in_an_allowed_one_is_refused_or_asked_and
             assert res["details"]["failureKind"] == "exec-denied", (command, res)
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
         for command in hidden(marker):
-            await pending(host, command)
+            await pending(host.call, command)
         assert len(host.pending_approvals()) == len(hidden(marker))
     assert not marker.exists()
 
@@ -90,7 +90,7 @@ async def test_a_program_that_changes_after_it_was_approved_does_not_start(tmp_p
     tools.mkdir()
     (tools / "tool").symlink_to(TRUE)
     async with asking(tmp_path / "ea.json", ask="on-miss", path_prepend=(str(tools),)) as host:
-        sid = await pending(host, "tool")
+        sid = await pending(host.call, "tool")
         assert host.pending_approvals()[0]["segments"][0]["resolvedPath"] == TRUE
         (tools / "tool").unlink()
         (tools / "tool").symlink_to(TOUCH)  # what the operator approves is not what would run now
@@ -130,7 +130,7 @@ async def test_inline_code_and_wrappers_match_no_entry_without_an_arg_pattern_no
         res = await run(host, command)
         assert res["details"]["failureKind"] == "exec-denied" and why in res["text"], res
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, command)
+        sid = await pending(host.call, command)
         assert why in host.pending_approvals()[0]["allowAlwaysRefused"]
         res = await host.decide_approval(sid, "allow-always")
         assert res["details"]["failureKind"] == "always-refused" and "approve it once" in res["text"]
@@ -150,7 +150,7 @@ async def test_a_shell_under_a_pty_is_never_allowed_by_pattern_since_what_is_typ
     bash = os.path.realpath(shutil.which("bash") or "/bin/bash")
     allow(tmp_path / "ea.json", {"pattern": bash})
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "bash", pty=True)
+        sid = await pending(host.call, "bash", pty=True)
         request = host.pending_approvals()[0]
         assert "under a pty reads what is typed later" in request["allowAlwaysRefused"] and request["sessionId"] == sid
         assert (await run(host, "bash --version"))["details"]["status"] == "completed"  # no pty: nothing typed later

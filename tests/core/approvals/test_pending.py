@@ -10,8 +10,8 @@ from pathlib import Path
 
 from openclaw_tui.core.session import now_ms
 
-from ...waiting import wait_for
-from .conftest import allow, asking, ended, pending, poll, run
+from ...support.approvals import allow, asking, ended, pending, poll, run
+from ...support.waiting import wait_for
 
 
 async def test_a_request_not_decided_in_the_yield_window_answers_approval_pending_with_a_reserved_session(
@@ -52,7 +52,7 @@ async def test_approved_in_the_yield_window_it_runs_as_usual_its_window_counted_
 async def test_background_does_not_wait_and_poll_waits_for_the_decision(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
         began = time.monotonic()
-        sid = await pending(host, "echo after-approval")
+        sid = await pending(host.call, "echo after-approval")
         assert time.monotonic() - began < 5
         waited = await poll(host, sid, timeout=300)
         assert waited["details"]["status"] == "approval-pending" and waited["details"]["retryInMs"] == 5000
@@ -66,7 +66,7 @@ async def test_background_does_not_wait_and_poll_waits_for_the_decision(tmp_path
 
 async def test_denied_it_fails_with_the_reason_and_the_agent_gets_the_exit_notice(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "touch /tmp/should-not-exist-denied")
+        sid = await pending(host.call, "touch /tmp/should-not-exist-denied")
         res = await host.decide_approval(sid, "deny", reason="not today")
         assert "denied by operator" in res["text"] and "not today" in res["text"]
         await ended(host, sid)
@@ -83,7 +83,7 @@ async def test_denied_it_fails_with_the_reason_and_the_agent_gets_the_exit_notic
 
 async def test_expired_askfallback_decides_deny_is_approval_timeout(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss", approval_timeout_ms=300) as host:
-        sid = await pending(host, "echo too-late")
+        sid = await pending(host.call, "echo too-late")
         res = await poll(host, sid, timeout=20_000)
         assert res["details"]["status"] == "failed" and res["details"]["failureKind"] == "approval-timeout", res
         assert "not approved in time" in res["text"]
@@ -93,12 +93,12 @@ async def test_expired_askfallback_decides_deny_is_approval_timeout(tmp_path: Pa
 
 async def test_expired_askfallback_full_runs_it_and_allowlist_runs_what_the_file_allows_by_then(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="always", approval_timeout_ms=300, ask_fallback="full") as host:
-        sid = await pending(host, "echo fell-back")
+        sid = await pending(host.call, "echo fell-back")
         res = await poll(host, sid, timeout=20_000)
         assert "fell-back" in res["text"], res
     async with asking(tmp_path / "ea.json", ask="always", approval_timeout_ms=1500, ask_fallback="allowlist") as host:
-        on_list = await pending(host, "echo on-list")
-        off_list = await pending(host, "ls /")
+        on_list = await pending(host.call, "echo on-list")
+        off_list = await pending(host.call, "ls /")
         allow(tmp_path / "ea.json", {"pattern": "/usr/bin/echo"})  # a hand edit while they wait
         assert "on-list" in (await poll(host, on_list, timeout=20_000))["text"]
         res = await poll(host, off_list, timeout=20_000)
@@ -107,7 +107,7 @@ async def test_expired_askfallback_full_runs_it_and_allowlist_runs_what_the_file
 
 async def test_one_still_waiting_notice_reaches_the_agent(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss", approval_running_notice_ms=200) as host:
-        sid = await pending(host, "echo waits")
+        sid = await pending(host.call, "echo waits")
         notices = []
 
         async def next_notice() -> bool:
@@ -129,7 +129,7 @@ async def test_one_still_waiting_notice_reaches_the_agent(tmp_path: Path) -> Non
 
 async def test_kill_withdraws_a_request_and_a_cancelled_exec_takes_its_request_back(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "echo withdrawn")
+        sid = await pending(host.call, "echo withdrawn")
         res = await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
         assert "Withdrew the approval request" in res["text"] and res["details"]["sessionStatus"] == "failed"
         assert host.session(sid).exit.failure == "approval-withdrawn" and host.pending_approvals() == []
@@ -154,7 +154,7 @@ async def test_without_the_process_tool_the_exec_waits_inline_for_the_decision(t
 
 async def test_the_log_and_the_inputs_say_who_approved_and_when(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "echo logged")
+        sid = await pending(host.call, "echo logged")
         await host.decide_approval(sid, "allow-once", where={"via": "api", "client": "a test", "tty": "/dev/pts/9"})
         await ended(host, sid)
         log = await host.call({"tool": "process", "action": "log", "sessionId": sid}, agent="main")
@@ -166,7 +166,7 @@ async def test_the_log_and_the_inputs_say_who_approved_and_when(tmp_path: Path) 
 
 async def test_allow_always_adds_the_exact_segments_to_the_agents_allowlist(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "echo a b && ls /")
+        sid = await pending(host.call, "echo a b && ls /")
         res = await host.decide_approval(sid, "allow-always")
         assert "approved for good" in res["text"]
         listed = json.loads((tmp_path / "ea.json").read_text())["agents"]["main"]["allowlist"]
@@ -174,12 +174,12 @@ async def test_allow_always_adds_the_exact_segments_to_the_agents_allowlist(tmp_
             ("/usr/bin/echo", "^a\\ b$"), ("/usr/bin/ls", "^/$")]
         await ended(host, sid)
         assert (await run(host, "echo a b && ls /"))["details"]["status"] == "completed"  # no request now
-        await pending(host, "echo a c")  # other arguments still ask
+        await pending(host.call, "echo a c")  # other arguments still ask
 
 
 async def test_closing_the_host_voids_what_still_waits(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", ask="on-miss") as host:
-        sid = await pending(host, "echo never")
+        sid = await pending(host.call, "echo never")
         session = host.session(sid)
     assert session.status == "failed" and session.exit.failure == "host-closed" and not session.exit.started
     assert host.approval_history()[-1]["decision"]["state"] == "void"

@@ -13,8 +13,8 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config import ConfigWarning, default_approvals_file, load_settings
 from openclaw_tui.core.containment import sandbox
 
-from ...hosting import hosting
-from .conftest import allow, asking, pending, run
+from ...support.approvals import allow, asking, pending, run
+from ...support.hosts import hosting
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")
@@ -36,10 +36,10 @@ async def test_a_call_may_tighten_ask_but_a_looser_one_fails_saying_so(tmp_path:
         assert res["details"]["status"] == "failed" and res["details"]["failureKind"] == "invalid-params"
         assert "ask can only tighten the configured policy" in res["text"] and "'on-miss' or 'always'" in res["text"]
         assert host.supervisor.approvals.pending() == []  # refused before anything was reserved
-        await pending(host, "echo x", ask="on-miss")
+        await pending(host.call, "echo x", ask="on-miss")
         allow(tmp_path / "ea.json", {"pattern": ECHO})
         assert (await run(host, "echo matched", ask="on-miss"))["details"]["status"] == "completed"
-        await pending(host, "echo matched", ask="always")  # stricter: taken, even for a match
+        await pending(host.call, "echo matched", ask="always")  # stricter: taken, even for a match
     async with asking(tmp_path / "ea.json") as host:
         res = await run(host, "echo x", ask="bogus")
         assert res["details"]["failureKind"] == "invalid-params" and "'off', 'on-miss' or 'always'" in res["text"]
@@ -74,7 +74,7 @@ async def test_allowlist_with_ask_off_refuses_a_miss_naming_the_segment_and_runs
 
 async def test_allowlist_security_with_on_miss_asks_for_a_miss(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", security="allowlist", ask="on-miss") as host:
-        await pending(host, "ls /")
+        await pending(host.call, "ls /")
 
 
 @needs_sandbox
@@ -82,14 +82,14 @@ async def test_on_miss_gates_runs_outside_the_sandbox_and_leaves_sandboxed_ones(
     async with asking(tmp_path / "ea.json", elevated=True, placement="auto", ask="on-miss") as host:
         res = await run(host, "echo in-the-box")
         assert res["details"]["status"] == "completed" and res["details"]["host"] == "sandbox"
-        await pending(host, "echo elevated", elevated=True)
-        await pending(host, "echo gateway", host="gateway")
+        await pending(host.call, "echo elevated", elevated=True)
+        await pending(host.call, "echo gateway", host="gateway")
 
 
 @needs_sandbox
 async def test_always_gates_the_sandbox_too(tmp_path: Path) -> None:
     async with asking(tmp_path / "ea.json", placement="auto", ask="always") as host:
-        sid = await pending(host, "echo boxed")
+        sid = await pending(host.call, "echo boxed")
         request = host.pending_approvals()[0]
         assert request["sessionId"] == sid and request["placement"] == "sandbox" and "ask = \"always\"" in request["why"]
 
@@ -100,7 +100,7 @@ async def test_the_policy_is_per_agent_and_captured_when_the_call_is_admitted(tm
     async with hosting(ToolHost(config_path=config)) as host:
         host.supervisor.approvals.allowlist.path = str(tmp_path / "ea.json")
         assert (await run(host, "echo main-runs"))["details"]["status"] == "completed"
-        sid = await pending(host, "echo ci-asks", agent="ci")
+        sid = await pending(host.call, "echo ci-asks", agent="ci")
         assert host.session(sid).settings.ask == "always"
 
 
@@ -130,10 +130,10 @@ async def test_the_allowlist_file_can_only_tighten_the_configured_policy(tmp_pat
     (tmp_path / "ea.json").write_text('{"version": 1, "defaults": {"ask": "on-miss"}, '
                                       '"agents": {"lax": {"ask": "off"}, "locked": {"security": "deny"}}}')
     async with asking(tmp_path / "ea.json") as host:
-        await pending(host, "echo asked")  # the file's defaults tighten the config's ask = "off"
+        await pending(host.call, "echo asked")  # the file's defaults tighten the config's ask = "off"
         assert (await run(host, "echo lax", agent="lax"))["details"]["status"] == "completed"
         assert (await run(host, "echo locked", agent="locked"))["details"]["failureKind"] == "exec-denied"
     async with asking(tmp_path / "ea.json", ask="always") as host:
-        await pending(host, "echo still-asked", agent="lax")  # no file loosens what the config says
+        await pending(host.call, "echo still-asked", agent="lax")  # no file loosens what the config says
         res = await run(host, "echo x", ask="on-miss")
         assert res["details"]["failureKind"] == "invalid-params"

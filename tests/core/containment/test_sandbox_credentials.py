@@ -29,7 +29,7 @@ from openclaw_tui.core.containment import credentials, sandbox
 from openclaw_tui.core.containment.sandbox import Mask
 from openclaw_tui.core.procs.proctable import MARKER
 
-from ...hosting import hosting
+from ...support.hosts import hosting
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")

@@ -14,9 +14,9 @@ the test that left it.
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
+import pwd
 import shlex
 import shutil
 import signal
@@ -25,10 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from .isolation import MARK
+
 SSHD = "/usr/sbin/sshd"
-MARK = "OPENCLAW_TUI_TEST_MARK"
 
 
 def is_serving(path: Path) -> bool:
@@ -103,7 +107,7 @@ class SshRig:
                 raise RigUnavailable(f"{tool} is not installed (Debian: openssh-server, openssh-client)")
         # Short: socket paths must fit a Unix socket address.
         self.root = Path(tempfile.mkdtemp(prefix="oc-ssh-", dir="/tmp"))
-        self.user = getpass.getuser()
+        self.user = pwd.getpwuid(os.getuid()).pw_name  # whom sshd lets in: not $USER, which may say otherwise
         self.port = _free_port()
         self.hosts: dict[str, NodeHost] = {}
         self.sshd: subprocess.Popen[bytes] | None = None
@@ -216,6 +220,16 @@ class SshRig:
         return path.read_text(errors="replace")[-3000:] if path.exists() else "(no log)"
 
 
+A_CONFIG = "[tools.elevated]\nenabled = true\n"  # node a's host config: elevated runs allowed there
+
+
+def nodes_toml(rig: SshRig) -> str:
+    """``[nodes.a]`` (the forced key) and ``[nodes.b]`` (the plain key, naming the venv's python and the
+    socket, as a user does when ``openclaw-tui`` is not on ssh's PATH there)."""
+    b = rig.hosts["b"]
+    return rig.node_toml("a") + rig.node_toml("b", key="plain", command=rig.plain_command(b), socket=str(b.socket))
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -227,3 +241,21 @@ def _accepts_tcp(port: int) -> bool:
         s.settimeout(1)
         return s.connect_ex(("127.0.0.1", port)) == 0
 
+
+def started_rig(a_config: str) -> Iterator[SshRig]:
+    """sshd with node hosts a (``a_config``) and b running, closed afterwards; skips, saying why, where sshd
+    cannot run (the ``rig`` fixture's, and a test's own rig with another config for node a)."""
+    try:
+        made = SshRig()
+    except RigUnavailable as exc:
+        pytest.skip(str(exc))
+    try:
+        made.add_node_host("a", a_config)
+        made.add_node_host("b")
+        try:
+            made.start()
+        except RigUnavailable as exc:
+            pytest.skip(str(exc))
+        yield made
+    finally:
+        made.close()
