@@ -1,6 +1,7 @@
 """``openclaw-tui call``: one tool call against the running host, the result as JSON on stdout.
 
 The call is the argument, ``-`` (stdin) or ``@FILE``; a read is sent again when the host re-executes mid-call.
+``--operator`` acts as the operator (every agent's sessions), which a caller inside a session may not.
 It loads only a blocking socket and ``json``, since scripts call it in loops.
 """
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 HELLO_ID, CALL_ID = 1, 2
 CLIENT = "openclaw-tui call"
+DEFAULT_AGENT = "cli"  # the scope a call runs in unless --agent or --operator says otherwise
 RETRIES = 3  # re-execs in a row a read rides through
 
 
@@ -47,10 +49,13 @@ class Dropped(Exception):
         self.hello = hello
 
 
-def run_call(source: str, agent: str | None) -> int:
+def run_call(source: str, agent: str | None, operator: bool = False) -> int:
     try:
         call = _in_this_directory(read_call(source))
-        res = _request(find_host() or socket_path(), call, agent)  # a host on any of this user's candidate paths
+        path = find_host() or socket_path()  # a host on any of this user's candidate paths
+        res = _request(path, call, None if operator else agent, operator)
+        if agent == DEFAULT_AGENT and not operator and _empty_list(call, res):
+            _say_other_scopes(path)
     except KeyboardInterrupt:
         return 130
     except (BadInput, NoAnswer) as exc:
@@ -58,6 +63,26 @@ def run_call(source: str, agent: str | None) -> int:
         return 2
     _print(res)
     return 1 if res.get("details", {}).get("status") == "failed" else 0
+
+
+def _empty_list(call: dict[str, Any], res: dict[str, Any]) -> bool:
+    return (call.get("tool") == "process" and call.get("action") == "list"
+            and res.get("details", {}).get("sessions") == [])
+
+
+def _say_other_scopes(path: Path) -> None:
+    """An empty list in ``call``'s own scope while agents' sessions run: say where they are (on stderr, so
+    the JSON on stdout stays the result). Nothing is said when the host will not list them for us."""
+    try:
+        res = _request(path, {"tool": "process", "action": "list"}, None, True)
+    except NoAnswer:
+        return
+    others = res.get("details", {}).get("sessions") or []
+    if others:
+        agents = sorted({str(d.get("agent") or "operator") for d in others})
+        sys.stderr.write(f"openclaw-tui: no sessions in scope {DEFAULT_AGENT!r}, but the host has {len(others)} in "
+                         f"other scopes ({', '.join(agents)}): pass --agent NAME to act as that agent, or "
+                         "--operator to see them all\n")
 
 
 def read_call(source: str) -> dict[str, Any]:
@@ -89,8 +114,9 @@ def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:
     return p.in_callers_directory(call, os.getcwd())
 
 
-def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, Any]:
-    line = p.request(CALL_ID, "call", {"call": call, "agent": agent})
+def _request(path: Path, call: dict[str, Any], agent: str | None, operator: bool = False) -> dict[str, Any]:
+    params = {"call": call, "agent": agent, **({"operator": True} if operator else {})}
+    line = p.request(CALL_ID, "call", params)
     if len(line) >= p.MAX_LINE:
         return failure(
             f"the call is too large: {len(line)} bytes once encoded; the host reads at most "

@@ -27,6 +27,11 @@ socket when it is not the default, and ``options`` extra ssh arguments, put befo
 the first value it reads for each option). A table that cannot be used is left out with a warning saying why
 (given to the ``warn`` the config loader passes in, so ``nodesettings`` needs nothing of ``settings``); the
 rest of the configuration still loads.
+
+**Notifications** (``[notify]``, ``notifysettings``): the hooks through which the host tells the operator of a
+session that needs them (a shell ``command``, a ``webhook`` with its ``headers`` and body ``format``, the
+``desktop`` over D-Bus), which ``events`` reach them, the hooks' ``timeoutMs`` and whether an attached
+dashboard rings the terminal ``bell``. The rules and the hooks themselves are ``core.attention``'s.
 """
 
 from ..exports import lazy_exports
@@ -34,6 +39,11 @@ from ..exports import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .nodesettings import NodeSettings as NodeSettings
+    from .notifysettings import (
+        DEFAULT_EVENTS as DEFAULT_EVENTS,
+        EVENTS as EVENTS,
+        NotifySettings as NotifySettings,
+    )
     from .settings import (
         DEFAULT_MAX_OUTPUT as DEFAULT_MAX_OUTPUT,
         DEFAULT_PENDING_MAX as DEFAULT_PENDING_MAX,

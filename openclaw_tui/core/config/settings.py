@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .nodesettings import NodeSettings, parse_nodes
+from .notifysettings import NotifySettings, parse_notify
 
 DEFAULT_YIELD_MS = 10_000
 DEFAULT_TIMEOUT_SEC = 1800
@@ -81,6 +82,7 @@ class Settings:
     persist: bool = True  # journal sessions under state_dir (false: in memory only)
     state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
     nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
+    notify: NotifySettings = field(default_factory=NotifySettings)  # [notify]: word sent to the operator
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -193,7 +195,8 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     process_allowed = bool(_table(tools, "process").get("enabled", True)) and "process" not in deny
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
-                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
+                    persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading),
+                    notify=parse_notify(_table(data, "notify"), _warn_loading))
 
 
 CONTAINMENTS = ("auto", "subreaper")

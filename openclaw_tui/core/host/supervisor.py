@@ -10,6 +10,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..attention import Mutes
 from ..config import ExecSettings, Settings
 from ..containment import Containment, Swept
 from ..journal import (
@@ -51,6 +52,8 @@ class Supervisor:
         self.bus = EventBus(self._snapshot)
         self.registry = Registry(on_removed=self._removed)
         self.notices = Notices()
+        self.mutes = Mutes()
+        """The operator's mutes: no notification of these sessions and agents (kept in the journal)."""
         self.containment = Containment(settings.containment, settings.state_dir, settings.exec.kill_grace_s)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.journal = Journal.disabled()
@@ -65,6 +68,7 @@ class Supervisor:
         session = Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
                           self._on_session_change, self.terminal.replier if self.terminal is not None else None)
         session.launched(start(session, env, os.environ, self.containment))
+        session.muted = self.mutes.covers(session.id, agent)
         self.registry.add(session)
         self.publish(ev.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
@@ -136,6 +140,8 @@ class Supervisor:
 
     def _removed(self, session: Session) -> None:
         self.notices.forget(session.id)
+        if self.mutes.forget(session.id):
+            self.journal.mutes(self.mutes.to_json())
         if session.journal is not None:
             self.journal.forget(session.id)
         self.publish(ev.REMOVED, session)
@@ -162,6 +168,8 @@ class Supervisor:
         self.journal = journal
         for session_id in found.issued:
             self.registry.issued.add(session_id)
+        if found.mutes:  # the journal's are the newest (a re-exec wrote them down before it handed over)
+            self.mutes = Mutes.from_json(found.mutes)
         done = Restored()
         now = now_ms()
         for old in sorted(found.sessions.values(), key=lambda r: r.meta.get("order", 0)):
@@ -181,6 +189,7 @@ class Supervisor:
         for session in self.registry:  # running here but never journaled (adopted before a journal existed)
             if session.backgrounded and session.running:
                 self.record(session)
+            session.muted = self.mutes.covers(session.id, session.agent)
         return done
 
     def release_held_records(self) -> None:
@@ -209,8 +218,24 @@ class Supervisor:
             if notice is not None:
                 self.notices.add(notice)
             done.finished += 1
+        session.muted = self.mutes.covers(session.id, session.agent)
         self.registry.restore(session, ttl_left_s)
         self.publish(ev.ADDED, session)
+        if died:  # its end is news now, to whoever listens (the operator's notifications)
+            self.publish(ev.EXITED, session)
+
+    # -- the operator's mutes -------------------------------------------------------------------------
+    def set_mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> list[Session]:
+        """Mute (or unmute) a session or an agent: recorded in the journal, and each session it covers
+        now published (``session-muted``); returns those sessions."""
+        if self.mutes.set(muted, session_id, agent):
+            self.journal.mutes(self.mutes.to_json())
+        for session in self.registry:
+            now = self.mutes.covers(session.id, session.agent)
+            if now != session.muted:
+                session.muted = now
+                self.publish(ev.MUTED, session)
+        return [s for s in self.registry if s.id == session_id or (session_id is None and s.agent == agent)]
 
     def _told(self, session_id: str) -> None:
         session = self.registry.get(session_id, None)

@@ -25,6 +25,7 @@ INPUT = b"I"  # an input record
 INPUT_REPLACE = b"J"  # an input record that replaces the previous one (keystrokes joining their line)
 EXIT = b"X"  # how the session ended
 IDS = b"N"  # issued ids, newline-separated (the ids file)
+MUTES = b"U"  # the operator's mutes, {"sessions": [...], "agents": [...]} (the mutes file)
 
 _OFFSET = struct.Struct("<Q")
 _SIZE = struct.Struct("<QHH")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import threading
 import time
+from typing import Any
 
 from .batch import Batch
 from .disk import Busy, Disk
 from .limits import Caps, Limits
+from .mutefile import write_mutes
 from .recover import Recovered, load
 from .sessionjournal import SessionJournal
 
@@ -30,6 +32,7 @@ class Journal:
         self._recovered: dict[str, tuple[Caps, int]] = {}
         self._ids: list[str] = []
         self._forgets: list[str] = []
+        self._mutes: dict[str, Any] | None = None  # to write, when they changed
         self._urgent = self._closing = False
         self._held = 0
         self._asked = self._done = 0
@@ -74,6 +77,13 @@ class Journal:
         if self.writing:
             with self.lock:
                 self._ids.append(session_id)
+                self._notify(urgent=True)
+
+    def mutes(self, mutes: dict[str, Any]) -> None:
+        """Record the operator's mutes as they are now (written at once, replacing the last)."""
+        if self.writing:
+            with self.lock:
+                self._mutes = mutes
                 self._notify(urgent=True)
 
     def forget(self, session_id: str) -> None:
@@ -187,18 +197,19 @@ class Journal:
             with self.lock:
                 while not (self._closing or self._urgent or (self._dirty or self._ids or self._forgets)
                            and time.monotonic() >= next_at):
-                    pending = self._dirty or self._ids or self._forgets
+                    pending = self._dirty or self._ids or self._forgets or self._mutes is not None
                     self._wake.wait(max(0.0, next_at - time.monotonic()) if pending else None)
                 batches = [(sj.id, sj.caps, sj.take()) for sj in self._dirty.values()]
                 self._dirty.clear()
                 self._held = 0
                 ids, self._ids = self._ids, []
                 forgets, self._forgets = self._forgets, []
+                mutes, self._mutes = self._mutes, None
                 asked, closing, self._urgent = self._asked, self._closing, False
             started = time.monotonic()
             before = self._disk.stats.bytes_written
             if self.writing:
-                self._write_round(self._disk, batches, ids, forgets)
+                self._write_round(self._disk, batches, ids, forgets, mutes)
             with self.lock:
                 self._done = asked
                 self._wake.notify_all()
@@ -208,10 +219,12 @@ class Journal:
             next_at = started + max(self.limits.flush_interval, written / rate if rate > 0 else 0.0)
 
     def _write_round(self, disk: Disk, batches: list[tuple[str, Caps, Batch]], ids: list[str],
-                     forgets: list[str]) -> None:
+                     forgets: list[str], mutes: dict[str, Any] | None) -> None:
         try:
             with self._disk_lock:
                 evicted = disk.write_round(batches, ids, forgets)
+                if mutes is not None:
+                    write_mutes(disk.root, mutes)
         except OSError as e:
             where = e.filename or disk.root
             self.degrade(f"journal stopped: {e.strerror or e} ({where}); sessions are kept in memory only")

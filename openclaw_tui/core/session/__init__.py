@@ -129,6 +129,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
     from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
+    from .redact import masked as masked
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
 

@@ -22,6 +22,10 @@ NOTIFICATION = "exit-notification"
 JOURNAL = "host-journal"  # whether sessions are saved to disk changed: data {"saving", "problem"}
 HOST_GONE = "host-gone"  # from a mirror of a host in another process (attach) whose connection was lost
 HOST_LINK = "host-link"  # from such a mirror: its link changed, data {"link": connecting|live|reconnecting|gone, "why"}
+MUTED = "session-muted"  # the operator muted or unmuted it (its details say which)
+ATTENTION = "host-attention"  # the host notified the operator: data the batch's fields, "text", "count", "bell"
+APPROVAL_REQUESTED = "approval-requested"  # a run waits for the operator's approval (exec approvals)
+NODE_UNREACHABLE = "node-unreachable"  # a node's link dropped: data {"node", "why"}
 
 
 @dataclass(frozen=True)

@@ -85,3 +85,9 @@ def _url(m: re.Match[str]) -> str:
     if scheme.lower() in ("http://", "https://") and user:  # a token passed as the user name
         return f"{scheme}{MASK}@"
     return m.group(0)
+
+
+def masked(text: str) -> str:
+    """``text`` as anyone may see it (:func:`redact`), under a name other packages can import: the package's
+    face cannot offer a function named like its module."""
+    return redact(text)

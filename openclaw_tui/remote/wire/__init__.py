@@ -13,8 +13,9 @@ method             params                                      result
 =================  ==========================================  =========================================
 hello              {client?: str}                              {protocol: 1, server, version, pid,
                                                                hostId, generation}
-call               {call: object, agent?: str | null}          the tool result {text, details}
-events.subscribe   {}                                          {} — then ``event`` notifications,
+call               {call: object, agent?: str | null,         the tool result {text, details}
+                   operator?: bool}
+events.subscribe   {operator?: bool}                           {} — then ``event`` notifications,
                                                                a ``snapshot`` first
 events.unsubscribe {}                                          {}
 raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
@@ -22,14 +23,25 @@ raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str,     {bytesWritten, bytesQueued} (operator
                    action?: str}                               keystrokes; recorded with who sent them)
 session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
-                                                               incremental, inputs} — when not
+session.output     {sessionId, since?: int, after?: int}      {chunks: [{stream, text}], totalChars,
+                                                               incremental, inputs, rawEnd} — when not
                                                                incremental, the whole retained text
                                                                (``Output.to_json``: head, headMax,
-                                                               maxChars, tailDropped ...)
+                                                               maxChars, tailDropped ...); ``after``
+                                                               (ms since the epoch): what came from
+                                                               then on, with ``rawFrom``
 host.reexec        {}                                          {pid, version, generation, sessions} —
                                                                then the host re-executes itself (below)
+notify.mute        {muted: bool, sessionId?: str,              a result {text, details: {status, muted,
+                   agent?: str}                                sessions, mutes}} (one of the two)
+notify.test        {}                                          a result {text, details: {status,
+                                                               outcomes: [{hook, ok, attempts, detail}]}}
 =================  ==========================================  =========================================
+
+``operator: true`` says the caller acts as the operator (the operator's command line does): a connection
+from a process inside a session is refused then (a ``call`` gets a failed result, ``failureKind:
+"caller-confined"``; ``events.subscribe`` the error -32001), instead of being taken as that session's agent,
+and so are ``notify.mute`` and ``notify.test`` always. ``call`` with ``operator`` takes no ``agent``.
 
 ``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
 ``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the code

@@ -25,15 +25,17 @@ MAX_LINE = 64 << 20
 METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # method: (required params, optional params), as in the package docstring's table
     "hello": ((), ("client",)),
-    "call": (("call",), ("agent",)),
-    "events.subscribe": ((), ()),
+    "call": (("call",), ("agent", "operator")),
+    "events.subscribe": ((), ("operator",)),
     "events.unsubscribe": ((), ()),
     "raw.subscribe": (("sessionId",), ("offset",)),
     "raw.unsubscribe": (("sessionId",), ()),
     "session.input": (("sessionId", "data"), ("source", "action")),
     "session.resize": (("sessionId", "cols", "rows"), ()),
-    "session.output": (("sessionId",), ("since",)),
+    "session.output": (("sessionId",), ("since", "after")),
     "host.reexec": ((), ()),
+    "notify.mute": (("muted",), ("sessionId", "agent")),
+    "notify.test": ((), ()),
 }
 """The requests, by name: the parameters each must and may have. ``cancel`` is a notification, not in it."""
 
