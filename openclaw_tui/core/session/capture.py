@@ -91,7 +91,13 @@ class OutputCapture:
         if self.last_ms is not None and ms > self.last_ms:  # nothing came since
             return self.text.total_chars, self.raw.end
         at = bisect.bisect_right([m[0] for m in self._times], ms) - 1
-        return (self._times[at][1], self._times[at][2]) if at >= 0 else (0, 0)
+        if at < 0:
+            return 0, 0
+        if ms >= self._times[at][0] + TIME_MARK_MS:  # what came after that mark came within the second after
+            at += 1  # it (later output made the next mark), so before ``ms``: start at the next one
+            if at == len(self._times):
+                return self.text.total_chars, self.raw.end
+        return self._times[at][1], self._times[at][2]
 
     def idle_ms(self) -> int:
         """Milliseconds since the newest output (or since the capture began)."""
