@@ -13,9 +13,10 @@ from textual.message_pump import MessagePump
 from openclaw_tui.core.session import events as ev
 from openclaw_tui.remote.mirror import HostView
 
-from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostAttention, HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 
-_LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED})
+_LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED,
+                         ev.MUTED})
 
 
 class HostBridge:
@@ -55,6 +56,9 @@ class HostBridge:
                 return
         if event.kind == ev.OUTPUT and sid is not None:
             self.target.post_message(SessionOutput(sid))
+            return
+        if event.kind == ev.ATTENTION:
+            self.target.post_message(HostAttention(dict(event.data)))
             return
         if event.kind == ev.EXITED and sid is not None:
             session = self.host.session(sid)

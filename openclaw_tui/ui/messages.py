@@ -54,3 +54,11 @@ class HostLinkChanged(Message):
     link: str
     why: str = ""
     where: str = ""
+
+
+@dataclass
+class HostAttention(Message):
+    """The host notified the operator (``host-attention``): ``data`` is the batch's fields, ``text`` and
+    ``bell``."""
+
+    data: dict[str, Any]

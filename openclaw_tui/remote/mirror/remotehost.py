@@ -380,7 +380,7 @@ class RemoteHost:
         elif kind == ev.OUTPUT:
             if session is not None:
                 session.mark_output()
-        elif kind != ev.NOTIFICATION and data.get("sessionId"):
+        elif kind not in (ev.NOTIFICATION, ev.ATTENTION) and data.get("sessionId"):  # a session's details
             if session is None:
                 session = self._add(data)
             else:
