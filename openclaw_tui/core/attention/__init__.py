@@ -10,14 +10,16 @@ are the operator's mutes (kept in the journal by the host), ``prompt`` the line 
 
 **The rules.** An event counts when its kind is in ``[notify] events`` (``waiting``, ``failed``, ``approval``,
 ``host-died`` by default; ``exited`` and ``node-unreachable`` on request) and its session is not muted. A
-session that keeps waiting is announced once until it stops waiting (a spell: output, input that it reads,
-its end), however often its reason changes. A failure is a listed session that ended ``failed`` or with a
+session that keeps waiting is announced once until it leaves that state: a spell ends with new output (the
+echo of an answer, the program going on) or the session's end, never with a check that once saw no evidence
+or a reason that changed, so the same unanswered prompt is told once. A failure is a listed session that ended ``failed`` or with a
 non-zero exit code, unless someone killed it (they know) or the operator denied its approval; a session
 whose host died is announced by the next host, when it finds it. Approvals join by name: the
 ``approval-requested`` event kind, or any session event whose status is ``approval-pending``, once per
-session. Events of one kind within ``MERGE_S`` (half a second) make one notification, as the dashboard's
-notices are merged: sessions that start waiting together (the host checks twice a second) or end together
-cost one message, and each reaches the hooks within about half a second of its event.
+session. Events of one kind are merged as the dashboard's notices are: the first goes out at once, with every
+other found on the same turn (the sessions one check found waiting), and what comes within the next
+``MERGE_S`` (1 s) goes out together at its end, so a burst costs a message a second per kind (a rate Slack's
+webhooks take) and nothing waits longer than a second.
 
 **Delivery never blocks the host.** Each batch goes to each hook in a task of its own: a command through
 ``sh -c`` in its own process group (ended with everything it left running once it exits, or after the

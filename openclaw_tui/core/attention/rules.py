@@ -1,8 +1,8 @@
 """``Attention``: from the host's events to the operator's notifications, by the rules of ``[notify]``.
 
 It listens on the host's bus: which events count, once per waiting spell, muted sessions left out, events of a
-kind merged for ``MERGE_S``; then each batch goes to every hook in a task of its own and out on the bus
-(``host-attention``, which rings an attached dashboard's bell).
+kind merged (at once, then at most one notification per kind in ``MERGE_S``); then each batch goes to every
+hook in a task of its own and out on the bus (``host-attention``, which rings an attached dashboard's bell).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .desktop import DesktopHook
 from .hooks import CommandHook, Hook, Outcome, deliver
 from .webhook import WebhookHook
 
-MERGE_S = 0.5  # events of one kind this close together make one notification (each goes out within ~0.5 s)
+MERGE_S = 1.0  # after a notification, events of its kind wait this long and go out together (at most one a second)
 APPROVAL_PENDING = "approval-pending"
 NOT_NEWS = ("approval-denied",)  # failures the operator caused: no need to tell them
 RECENT = 20
@@ -57,10 +57,10 @@ class Attention:
         self.hooks = list(make_hooks(settings) if hooks is None else hooks)
         self._publish = publish
         self._muted = muted
-        self._waiting: set[str] = set()  # sessions in a waiting spell already announced
+        self._waiting: dict[str, object] = {}  # sessions announced waiting -> their last output then
         self._asking: set[str] = set()  # sessions whose approval request was announced
         self._pending: dict[str, list[Alert]] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._timers: dict[str, asyncio.Handle] = {}  # per kind: the next flush (now, or the cool-down's end)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.recent: deque[Outcome] = deque(maxlen=RECENT)
         """The last deliveries' outcomes, newest last."""
@@ -78,7 +78,8 @@ class Attention:
         """The alert ``event`` makes, if it is news; keeps track of spells either way."""
         d, sid = event.data, event.session_id
         if event.kind == ev.SNAPSHOT:  # what waits already was announced (or not) before we listened
-            self._waiting |= {s["sessionId"] for s in d.get("sessions", []) if s.get("waitingForInput")}
+            self._waiting.update({s["sessionId"]: s.get("lastOutputAt") for s in d.get("sessions", [])
+                                  if s.get("waitingForInput")})
             return None
         if event.kind == ev.NODE_UNREACHABLE:
             return Alert(NODE_UNREACHABLE, None, None, d.get("node"), "", None, None, iso(now_ms()) or "",
@@ -86,7 +87,7 @@ class Attention:
         if sid is None:
             return None
         if event.kind == ev.REMOVED:
-            self._waiting.discard(sid)
+            self._waiting.pop(sid, None)
             self._asking.discard(sid)
             return None
         if event.kind == ev.APPROVAL_REQUESTED or d.get("status") == APPROVAL_PENDING:
@@ -95,15 +96,14 @@ class Attention:
             self._asking.add(sid)
             return _alert(APPROVAL, sid, d, masked(str(d.get("command") or d.get("prompt") or "")) or None)
         if event.kind == ev.WAITING:
-            if not d.get("waitingForInput"):
-                self._waiting.discard(sid)
+            # a spell ends with output (the answer's echo, the program going on), not with a check that once
+            # saw no evidence: the same prompt, still unanswered, is no news
+            if not d.get("waitingForInput") or self._waiting.get(sid, ()) == d.get("lastOutputAt"):
                 return None
-            if sid in self._waiting:
-                return None
-            self._waiting.add(sid)
+            self._waiting[sid] = d.get("lastOutputAt")
             return _alert(WAITING, sid, d, d.get("prompt"))
         if event.kind == ev.EXITED:
-            self._waiting.discard(sid)
+            self._waiting.pop(sid, None)
             self._asking.discard(sid)
             kind = _end_kind(d)
             return _alert(kind, sid, d) if kind else None
@@ -111,16 +111,20 @@ class Attention:
 
     # -- merging and delivery ---------------------------------------------------------------------
     def _queue(self, alert: Alert) -> None:
+        """Queue ``alert``: it goes out on this turn of the loop, with whatever else of its kind comes on it
+        (sessions found waiting by one check), unless a notification of its kind went out less than
+        ``MERGE_S`` ago: then it waits for the end of that window, with the rest that comes meanwhile."""
         batch = self._pending.setdefault(alert.event, [])
         batch[:] = [a for a in batch if (a.session_id, a.node) != (alert.session_id, alert.node)] + [alert]
         if alert.event not in self._timers:
-            self._timers[alert.event] = asyncio.get_running_loop().call_later(MERGE_S, self._flush, alert.event)
+            self._timers[alert.event] = asyncio.get_running_loop().call_soon(self._flush, alert.event)
 
     def _flush(self, kind: str) -> None:
-        self._timers.pop(kind, None)
         alerts = self._pending.pop(kind, [])
-        if not alerts:
+        if not alerts:  # a window ended with nothing in it: the next alert goes out at once
+            self._timers.pop(kind, None)
             return
+        self._timers[kind] = asyncio.get_running_loop().call_later(MERGE_S, self._flush, kind)
         batch = AlertBatch(tuple(alerts))
         self._publish(Event(ev.ATTENTION, None, {**batch.to_json(), "bell": self.settings.bell}))
         for hook in self.hooks:

@@ -86,6 +86,7 @@ async def test_a_waiting_session_reaches_the_desktop_over_dbus(session_bus: List
         assert (app, replaces, summary, actions, timeout) == ("openclaw-tui", 0, "openclaw: main/read", [], -1)
         assert body == f"{sid} (read, main) waits for input: Overwrite existing config? [y/N]"
         assert hints == {"urgency": ("y", 1)}
+        await wait_for(lambda: host.attention.recent, 30, "the delivery's outcome")  # once the answer is read
         assert host.attention.recent[-1].ok and host.attention.recent[-1].detail == "notification 1"
 
 

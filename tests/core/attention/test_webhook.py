@@ -67,6 +67,7 @@ async def test_a_read_prompt_that_blocks_reaches_the_webhook_as_json(receiver: R
             "event": "waiting", "sessionId": sid, "agent": "main", "node": None, "name": "read",
             "status": "running", "exitCode": None, "prompt": "Overwrite existing config? [y/N]"}
         assert body["at"].endswith("Z") and body["count"] == 1
+        await wait_for(lambda: host.attention.recent, 30, "the delivery's outcome")  # once the answer is read
         assert host.attention.recent[-1].ok and host.attention.recent[-1].detail.endswith("answered 200 OK")
 
 
