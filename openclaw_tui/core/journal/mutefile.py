@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from . import records as rec
-from .disk import unlink
+from .disk import write_new
 
 NAME = "mutes.jnl"
 
@@ -19,15 +19,7 @@ def write_mutes(root: str, mutes: dict[str, Any]) -> None:
     """Replace the mutes file under ``root`` with ``mutes`` (durable once this returns)."""
     path = os.path.join(root, NAME)
     tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, rec.MAGIC + rec.json_record(rec.MUTES, mutes))
-        os.fsync(fd)
-    except OSError:
-        os.close(fd)
-        unlink(tmp)
-        raise
-    os.close(fd)
+    write_new(tmp, rec.MAGIC + rec.json_record(rec.MUTES, mutes))
     os.replace(tmp, path)
     dirfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     try:
