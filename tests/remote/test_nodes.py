@@ -211,7 +211,7 @@ def _bridges() -> list[psutil.Process]:
 
 async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_again(host: ToolHost, rig: SshRig) -> None:
     heard: list[ev.Event] = []
-    host.subscribe(lambda e: heard.append(e) if e.kind == ev.NOTIFICATION else None)
+    host.subscribe(lambda e: heard.append(e) if e.kind in (ev.NOTIFICATION, ev.NODE_UNREACHABLE) else None)
     sid = await start_on(host, "a", "sleep 300")
     go = rig.root / "release"
     held = await start_on(host, "a", f"while [ ! -e {go} ]; do sleep 0.1; done; echo released")
@@ -223,6 +223,8 @@ async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_ag
     assert f"{sid}  node unreachable (last seen running)" in res["text"]
     assert listed(res)[sid]["status"] == "running"  # not ended: nobody knows it did
     assert "Connection refused" in res["text"] and "node a" in res["text"]
+    dropped = [e.data for e in heard if e.kind == ev.NODE_UNREACHABLE]  # for the operator's notifications
+    assert dropped and dropped[0]["node"] == "a" and "node a" in dropped[0]["why"], dropped
     res = await run(host, {"tool": "process", "action": "poll", "sessionId": sid})
     assert res["details"]["failureKind"] == "node-unreachable" and "node a" in res["text"], res
     assert f"-p {rig.port}" in res["text"]  # what was tried

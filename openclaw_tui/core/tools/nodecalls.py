@@ -69,6 +69,10 @@ class NoticeRelay:
     def forget(self, session_id: str) -> None:
         self._notices.discard(session_id)
 
+    def unreachable(self, node: str, why: str) -> None:
+        """A node's connection dropped: published (``node-unreachable``) for the operator's notifications."""
+        self._publish(Event(ev.NODE_UNREACHABLE, None, {"node": node, "why": why}))
+
 
 def split_id(session_id: str | None) -> tuple[str | None, str | None]:
     """``("gpu-box", "brisk-atlas")`` for ``gpu-box/brisk-atlas``; ``(None, id)`` for a local id."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import NOTIFICATION, RUNNING, Event
+from openclaw_tui.core.session import NOTIFICATION, RUNNING, Event, events as ev
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -90,6 +90,8 @@ class SshNodes:
     def _on_event(self, link: NodeLink, event: Event) -> None:
         if event.kind == NOTIFICATION and event.data.get("sessionId"):
             self._take_notice(link.name, link.host_pid, event.data)
+        elif event.kind == ev.NODE_UNREACHABLE and event.session_id is None and event.data.get("node") == link.name:
+            self._relay.unreachable(link.name, str(event.data.get("why") or ""))
 
     def _take_notice(self, node: str, pid: int | None, notice: dict[str, Any]) -> None:
         bare = notice["sessionId"]

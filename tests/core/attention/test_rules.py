@@ -169,3 +169,17 @@ async def test_a_session_whose_host_died_is_announced_by_the_next_host(tmp_path:
         await wait_for(lambda: heard, 30, "the announcement")
         assert heard[0]["event"] == "host-died" and heard[0]["sessionId"] == sid
         assert second.session(sid).details()["failureKind"] == "host-died"
+
+
+async def test_a_node_that_stops_answering_is_news_only_on_request() -> None:
+    published: list[Event] = []
+    for events, expected in ((("waiting",), 0), (("waiting", "node-unreachable"), 1)):
+        published.clear()
+        attention = Attention(NotifySettings(events=events), published.append, lambda sid, agent: False, hooks=[])
+        attention(Event(ev.NODE_UNREACHABLE, None, {"node": "gpu-box", "why": "ssh: connection refused"}))
+        await wait_for(lambda: len(published) >= expected, 10, "the batch")
+        assert len(published) == expected and not attention._pending
+        if expected:
+            assert published[0].data["text"] == "node gpu-box does not answer: ssh: connection refused"
+            assert published[0].data["node"] == "gpu-box" and published[0].data["sessionId"] is None
+        await attention.close()
