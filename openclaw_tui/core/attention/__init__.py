@@ -18,8 +18,8 @@ whose host died is announced by the next host, when it finds it. Approvals join 
 ``approval-requested`` event kind, or any session event whose status is ``approval-pending``, once per
 session. Events of one kind are merged as the dashboard's notices are: the first goes out at once, with every
 other found on the same turn (the sessions one check found waiting), and what comes within the next
-``MERGE_S`` (1 s) goes out together at its end, so a burst costs a message a second per kind (a rate Slack's
-webhooks take) and nothing waits longer than a second.
+``MERGE_S`` (half a second) goes out together at its end, so a burst costs at most two messages a second per
+kind and nothing waits longer than half a second.
 
 **Delivery never blocks the host.** Each batch goes to each hook in a task of its own: a command through
 ``sh -c`` in its own process group (ended with everything it left running once it exits, or after the

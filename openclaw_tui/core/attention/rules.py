@@ -20,7 +20,7 @@ from .desktop import DesktopHook
 from .hooks import CommandHook, Hook, Outcome, deliver
 from .webhook import WebhookHook
 
-MERGE_S = 1.0  # after a notification, events of its kind wait this long and go out together (at most one a second)
+MERGE_S = 0.5  # after a notification, events of its kind wait this long and go out together (two a second at most)
 APPROVAL_PENDING = "approval-pending"
 NOT_NEWS = ("approval-denied",)  # failures the operator caused: no need to tell them
 RECENT = 20
