@@ -52,10 +52,12 @@ def probe_login_path(env: Mapping[str, str], timeout_s: float = PROBE_TIMEOUT_S)
         )
     except OSError:
         return ()
+    _probing.add(proc)
     try:
         out = _read_until_sentinel(proc, timeout_s)
     finally:
         _end(proc)
+        _probing.discard(proc)
     parts = out.split(SENTINEL)
     if len(parts) < 3:
         return ()
@@ -81,12 +83,29 @@ def _read_until_sentinel(proc: subprocess.Popen[bytes], timeout_s: float) -> str
     return got.decode(errors="replace")
 
 
-def _end(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the probe and whatever it started in its session, and reap it."""
+_probing: set[subprocess.Popen[bytes]] = set()
+_ends = 0  # how many times end_probes ran: an answer it cut short is not kept
+
+
+def end_probes() -> None:
+    """Kill every probe still running, with what its profile started (a host closing or re-executing: the
+    probe's thread would not outlive the process, and the shell, in a session of its own, would)."""
+    global _ends
+    _ends += 1
+    for proc in list(_probing):
+        _kill_session(proc)
+
+
+def _kill_session(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except OSError:
         pass  # the group is gone already
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the probe and whatever it started in its session, and reap it."""
+    _kill_session(proc)
     proc.wait()
     if proc.stdout is not None:
         proc.stdout.close()
@@ -118,7 +137,11 @@ def login_path() -> tuple[str, ...]:
     global _cached
     with _lock:
         if _cached is None:
-            _cached = probe_login_path(os.environ)
+            ends = _ends
+            found = probe_login_path(os.environ)
+            if ends != _ends:
+                return found
+            _cached = found
         return _cached
 
 
