@@ -299,9 +299,10 @@ class SessionHost:
         if self.restored is not None and not self.restored.done():
             await asyncio.wait([self.restored])
         if session_id is not None and self.session(session_id) is None:
-            return failure(f"no session {session_id!r} (use ls to see the sessions)", "unknown-session")
+            return failure(f"no session {session_id!r} (openclaw-tui ls lists them)", "unknown-session")
         touched = self.supervisor.set_mute(muted, session_id, agent)
-        what = f"session {session_id}" if session_id is not None else f"agent {agent!r} ({len(touched)} sessions now)"
+        count = f"{len(touched)} session{'' if len(touched) == 1 else 's'} now"
+        what = f"session {session_id}" if session_id is not None else f"agent {agent!r} ({count})"
         return result(f"{'Muted' if muted else 'Unmuted'} {what}.", "completed", muted=muted, sessionId=session_id,
                       agent=agent, sessions=[s.id for s in touched], mutes=self.supervisor.mutes.to_json())
 
