@@ -104,6 +104,17 @@ def test_a_login_shell_that_hangs_gives_up_in_time_and_leaves_nothing(home) -> N
 
 
 @needs_bash
+def test_a_probe_given_up_lets_the_profile_clean_up_after_itself(home) -> None:
+    """pyenv's rehash holds a lock file that its EXIT trap removes: a probe killed outright left it, and every
+    later login shell of the user waited a minute on it."""
+    lock = home / "rehash.lock"
+    (home / ".bash_profile").write_text(
+        f'bash -c \'set -o noclobber; echo > "{lock}"; trap "rm -f {lock}" EXIT; sleep 60\'\n')
+    assert probe_login_path(probe_env(home), timeout_s=1.0) == ()
+    assert not lock.exists()
+
+
+@needs_bash
 def test_a_daemon_holding_the_output_does_not_delay_the_answer(home) -> None:
     (home / ".bash_profile").write_text('sleep 60 &\nexport PATH="$HOME/loginbin:$PATH"\n')
     start = time.monotonic()
