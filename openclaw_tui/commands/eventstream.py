@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from openclaw_tui.core.session import events as ev, iso, now_ms
+from openclaw_tui.core.session import EventKind, iso, now_ms
 
 from .opclient import CannotCall, connect, request, run
 
@@ -27,7 +27,7 @@ class _Printer:
         if method != "event":
             return
         kind, sid, data = params.get("kind"), params.get("sessionId"), params.get("data") or {}
-        if kind == ev.SNAPSHOT:
+        if kind == EventKind.SNAPSHOT:
             self.known.update({d["sessionId"]: d for d in data.get("sessions", [])})
             return
         if sid is not None and data.get("sessionId") == sid:

@@ -16,7 +16,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from openclaw_tui.core.session import Output, events as ev
+from openclaw_tui.core.session import EventKind, Output
 
 from .opclient import CannotCall, connect, request, run
 
@@ -56,7 +56,7 @@ class _Follower:
             self.news.set()
         elif method == "event" and params.get("sessionId") == self.id:
             kind = params.get("kind")
-            if kind in (ev.EXITED, ev.REMOVED) or (params.get("data") or {}).get("status") not in (None, "running"):
+            if kind in (EventKind.EXITED, EventKind.REMOVED) or (params.get("data") or {}).get("status") not in (None, "running"):
                 self.ended.set()
             self.news.set()
 
@@ -77,7 +77,7 @@ def run_logs(session_id: str, follow: bool, raw: bool, since: str | None) -> int
             follower = _Follower(session_id, raw)
             snapshot: list[dict[str, Any]] = []
             client.listen(lambda m, prm: snapshot.extend((prm.get("data") or {}).get("sessions", []))
-                          if m == "event" and prm.get("kind") == ev.SNAPSHOT else None)
+                          if m == "event" and prm.get("kind") == EventKind.SNAPSHOT else None)
             client.listen(follower.on_message)
             await request(client, "events.subscribe", {"operator": True})  # refused inside a session; the
             # snapshot it sends first has been heard by now

@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from .announce import Announcer
@@ -226,9 +227,9 @@ class DashboardApp(App[int]):
     def on_host_attention(self, message: HostAttention) -> None:
         """The host notified the operator: ring the terminal's bell and send a desktop notice (OSC 9, and
         OSC 777 where the terminal takes it), unless ``[notify] bell = false``."""
-        if not message.data.get("bell", True) or self._quitting:
+        if not message.notified.bell or self._quitting:
             return
-        sequence = ring(str(message.data.get("text", "")), os.environ)
+        sequence = ring(str(message.notified.fields.get("text", "")), os.environ)
         self.rung = [*self.rung[-9:], sequence]
         if self._driver is not None and not self.is_headless:
             self._driver.write(sequence)
@@ -283,9 +284,9 @@ class DashboardApp(App[int]):
         foreground = not params.get("background", True)
         res = await self.host.call({"tool": "exec", **params, "background": True}, agent=None)
         sid = res["details"].get("sessionId")
-        if res["details"]["status"] == "failed" and res["details"].get("pid") is None:
+        if res["details"]["status"] == Status.FAILED and res["details"].get("pid") is None:
             self.action_new_command(params, res["text"])  # refused before it ran: correct it, don't retype
-        elif res["details"]["status"] == "failed":
+        elif res["details"]["status"] == Status.FAILED:
             self.notify(res["text"], title="Command failed", severity="error", markup=False)
         elif sid:
             self._sync()
@@ -317,7 +318,7 @@ class DashboardApp(App[int]):
         results = await asyncio.gather(*(self.host.call({"tool": "process", "action": "kill", "sessionId": sid},
                                                         agent=None) for sid in ids))
         failed = [r["text"] for r in results
-                  if r["details"].get("status") == "failed" and r["details"].get("failureKind") != "not-running"]
+                  if r["details"].get("status") == Status.FAILED and r["details"].get("failureKind") != "not-running"]
         if failed:
             self._quitting = False
             self.notify("Not every session could be ended: " + " ".join(failed), title="Quit", severity="error",

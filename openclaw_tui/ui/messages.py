@@ -11,6 +11,8 @@ from typing import Any
 
 from textual.message import Message
 
+from openclaw_tui.core.session import Notified
+
 
 @dataclass
 class SessionsChanged(Message):
@@ -58,7 +60,7 @@ class HostLinkChanged(Message):
 
 @dataclass
 class HostAttention(Message):
-    """The host notified the operator (``host-attention``): ``data`` is the batch's fields, ``text`` and
-    ``bell``."""
+    """The host notified the operator (``host-attention``): the batch's fields, ``text`` among them, and
+    whether to ring the terminal."""
 
-    data: dict[str, Any]
+    notified: Notified

@@ -14,7 +14,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..config import NotifySettings
-from ..session import FAILED as FAILED_STATUS, HOST_DIED as DIED, Event, events as ev, iso, masked, now_ms
+from ..session import (
+    HOST_DIED as DIED,
+    Event,
+    EventKind,
+    NodeDown,
+    Notified,
+    Snapshot,
+    Status,
+    iso,
+    masked,
+    now_ms,
+)
 from .alerts import APPROVAL, EXITED, FAILED, HOST_DIED, NODE_UNREACHABLE, TEST, WAITING, Alert, AlertBatch
 from .desktop import DesktopHook
 from .hooks import CommandHook, Hook, Outcome, deliver
@@ -22,6 +33,7 @@ from .webhook import WebhookHook
 
 MERGE_S = 0.5  # after a notification, events of its kind wait this long and go out together (two a second at most)
 APPROVAL_PENDING = "approval-pending"
+APPROVAL_REQUESTED = "approval-requested"  # exec approvals' event, joined by its name (its kind is theirs)
 NOT_NEWS = ("approval-denied",)  # failures the operator caused: no need to tell them
 RECENT = 20
 log = logging.getLogger(__name__)
@@ -76,33 +88,34 @@ class Attention:
 
     def _judge(self, event: Event) -> Alert | None:
         """The alert ``event`` makes, if it is news; keeps track of spells either way."""
-        d, sid = event.data, event.session_id
-        if event.kind == ev.SNAPSHOT:  # what waits already was announced (or not) before we listened
-            self._waiting.update({s["sessionId"]: s.get("lastOutputAt") for s in d.get("sessions", [])
+        payload, sid = event.payload, event.session_id
+        if isinstance(payload, Snapshot):  # what waits already was announced (or not) before we listened
+            self._waiting.update({s["sessionId"]: s.get("lastOutputAt") for s in payload.sessions
                                   if s.get("waitingForInput")})
             return None
-        if event.kind == ev.NODE_UNREACHABLE:
-            return Alert(NODE_UNREACHABLE, None, None, d.get("node"), "", None, None, iso(now_ms()) or "",
-                         masked(str(d.get("why") or "")) or None)
+        if isinstance(payload, NodeDown):
+            return Alert(NODE_UNREACHABLE, None, None, payload.node, "", None, None, iso(now_ms()) or "",
+                         masked(payload.why) or None)
         if sid is None:
             return None
-        if event.kind == ev.REMOVED:
+        d = payload.to_json()  # a session's details, or (an approval's request) what the request says
+        if event.kind == EventKind.REMOVED:
             self._waiting.pop(sid, None)
             self._asking.discard(sid)
             return None
-        if event.kind == ev.APPROVAL_REQUESTED or d.get("status") == APPROVAL_PENDING:
+        if event.kind == APPROVAL_REQUESTED or d.get("status") == APPROVAL_PENDING:
             if sid in self._asking:
                 return None
             self._asking.add(sid)
             return _alert(APPROVAL, sid, d, masked(str(d.get("command") or d.get("prompt") or "")) or None)
-        if event.kind == ev.WAITING:
+        if event.kind == EventKind.WAITING:
             # a spell ends with output (the answer's echo, the program going on), not with a check that once
             # saw no evidence: the same prompt, still unanswered, is no news
             if not d.get("waitingForInput") or self._waiting.get(sid, ()) == d.get("lastOutputAt"):
                 return None
             self._waiting[sid] = d.get("lastOutputAt")
             return _alert(WAITING, sid, d, d.get("prompt"))
-        if event.kind == ev.EXITED:
+        if event.kind == EventKind.EXITED:
             self._waiting.pop(sid, None)
             self._asking.discard(sid)
             kind = _end_kind(d)
@@ -126,7 +139,7 @@ class Attention:
             return
         self._timers[kind] = asyncio.get_running_loop().call_later(MERGE_S, self._flush, kind)
         batch = AlertBatch(tuple(alerts))
-        self._publish(Event(ev.ATTENTION, None, {**batch.to_json(), "bell": self.settings.bell}))
+        self._publish(Event(EventKind.ATTENTION, None, Notified(batch.to_json(), self.settings.bell)))
         for hook in self.hooks:
             self._spawn(self._deliver(hook, batch))
 
@@ -174,4 +187,4 @@ def _end_kind(d: dict[str, Any]) -> str | None:
         return HOST_DIED
     if d.get("killedBy") not in (None, "timeout"):
         return None
-    return FAILED if d.get("status") == FAILED_STATUS or d.get("exitCode") not in (None, 0) else EXITED
+    return FAILED if d.get("status") == Status.FAILED or d.get("exitCode") not in (None, 0) else EXITED

@@ -24,7 +24,7 @@ from ..procs import (
     foreground_group,
     kernel_wait_reason,
 )
-from ..session import Event, Listener, Session, events as ev
+from ..session import Event, EventKind, JournalState, Listener, Session, Status
 from ..tools import (
     InputRefused,
     InputSent,
@@ -67,7 +67,7 @@ class SessionHost:
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
         self.restored: asyncio.Task[Restored] | None = None
         """Brings back the sessions of the last host on this socket (see :meth:`persist`); calls wait for it."""
-        self._journal_told: dict[str, Any] | None = None
+        self._journal_told: JournalState | None = None
         self.generation = 0
         """How many times this host re-executed itself in place (see :meth:`handover`)."""
         core = self.supervisor
@@ -278,7 +278,7 @@ class SessionHost:
                     session.prompt = self._prompt_of(session)
                     changed = True
                 if changed:
-                    self.supervisor.publish(ev.WAITING, session)
+                    self.supervisor.publish(EventKind.WAITING, session)
 
     def _prompt_of(self, session: Session) -> str:
         """What ``session`` waits at; a screen that cannot be read must not stop the waiting checks."""
@@ -303,8 +303,9 @@ class SessionHost:
         touched = self.supervisor.set_mute(muted, session_id, agent)
         count = f"{len(touched)} session{'' if len(touched) == 1 else 's'} now"
         what = f"session {session_id}" if session_id is not None else f"agent {agent!r} ({count})"
-        return result(f"{'Muted' if muted else 'Unmuted'} {what}.", "completed", muted=muted, sessionId=session_id,
-                      agent=agent, sessions=[s.id for s in touched], mutes=self.supervisor.mutes.to_json())
+        return result(f"{'Muted' if muted else 'Unmuted'} {what}.", Status.COMPLETED, muted=muted,
+                      sessionId=session_id, agent=agent, sessions=[s.id for s in touched],
+                      mutes=self.supervisor.mutes.to_json())
 
     async def notify_test(self) -> list[Outcome]:
         """A test notification through every configured hook, and how each delivery went."""
@@ -312,13 +313,13 @@ class SessionHost:
 
     def _journal_check(self) -> None:
         """Tell watchers (and the log) once when the journal's state changed: a disk that filled up."""
-        now = self.journal_status
+        now = self.supervisor.journal_state()
         if now == self._journal_told:
             return
-        if now["problem"] and (self._journal_told or {}).get("problem") != now["problem"]:
-            log.info("openclaw-tui: %s", now["problem"])  # serve prints it; an embedding program may log it
+        if now.problem and (self._journal_told.problem if self._journal_told else None) != now.problem:
+            log.info("openclaw-tui: %s", now.problem)  # serve prints it; an embedding program may log it
         self._journal_told = now
-        self.supervisor.bus.publish(Event(ev.JOURNAL, None, dict(now)))
+        self.supervisor.bus.publish(Event(EventKind.JOURNAL, None, now))
 
     @staticmethod
     def _foreground_of_idle_pty(session: Session) -> int | None:

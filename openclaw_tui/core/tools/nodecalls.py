@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..calls import ToolResult, failure, refused
-from ..session import Event, events as ev
+from ..session import Event, EventKind, ExitNotice, NodeDown
 from .exitnotices import Notices
 from .models import ExecParams, ProcessParams
 
@@ -64,14 +64,18 @@ class NoticeRelay:
 
     def deliver(self, notice: dict[str, Any]) -> None:
         self._notices.add(notice)
-        self._publish(Event(ev.NOTIFICATION, notice["sessionId"], notice))
+        try:
+            told = ExitNotice.from_json(notice)
+        except (KeyError, TypeError, ValueError):  # a node's notice this host cannot read: its queue still has it
+            return
+        self._publish(Event(EventKind.NOTIFICATION, told.session_id, told))
 
     def forget(self, session_id: str) -> None:
         self._notices.discard(session_id)
 
     def unreachable(self, node: str, why: str) -> None:
         """A node's connection dropped: published (``node-unreachable``) for the operator's notifications."""
-        self._publish(Event(ev.NODE_UNREACHABLE, None, {"node": node, "why": why}))
+        self._publish(Event(EventKind.NODE_UNREACHABLE, None, NodeDown(node, why)))
 
 
 def split_id(session_id: str | None) -> tuple[str | None, str | None]:

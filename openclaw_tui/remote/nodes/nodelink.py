@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import Event, Listener, events as ev
+from openclaw_tui.core.session import Event, EventKind, Listener, NodeDown
 
 from ..mirror import RemoteHost
 from ..wire import HostClient, ReconnectBackoff, protocol as p
@@ -126,7 +126,7 @@ class NodeLink:
         await mirror.close()  # its sessions stay, as last seen
         await ssh.close()
         self.problem = ssh.dropped()  # now with how ssh ended and its last word
-        self._on_event(self, Event(ev.NODE_UNREACHABLE, None, {"node": self.name, "why": self.problem}))
+        self._on_event(self, Event(EventKind.NODE_UNREACHABLE, None, NodeDown(self.name, self.problem or "")))
         self._spawn(self._reconnect())
 
     async def _reconnect(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import NOTIFICATION, RUNNING, Event, events as ev
+from openclaw_tui.core.session import Event, ExitNotice, NodeDown, Status
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -66,7 +66,7 @@ class SshNodes:
             res = failure(f"node {link.name} did not answer within {LIST_WAIT_S:.0f} s (still trying)",
                           "node-unreachable")
         details = res["details"]
-        if details["status"] != "failed":
+        if details["status"] != Status.FAILED:
             return NodeListing(link.name, details.get("sessions", []))
         last_seen = [_unreachable(link.name, d) for d in link.sessions(agent)]
         return NodeListing(link.name, last_seen, res["text"])
@@ -82,16 +82,16 @@ class SshNodes:
             self._take_notice(node, pid, notice)
         details = res["details"]
         if (agent is not None and call.get("action") in ENDING_ACTIONS and "failureKind" not in details
-                and details["status"] != RUNNING):
+                and details["status"] != Status.RUNNING):
             self._mark_told(node, pid, call["sessionId"])  # its agent has just read how it ended (not the operator)
             self._relay.forget(join_id(node, call["sessionId"]))
         return res
 
     def _on_event(self, link: NodeLink, event: Event) -> None:
-        if event.kind == NOTIFICATION and event.data.get("sessionId"):
-            self._take_notice(link.name, link.host_pid, event.data)
-        elif event.kind == ev.NODE_UNREACHABLE and event.session_id is None and event.data.get("node") == link.name:
-            self._relay.unreachable(link.name, str(event.data.get("why") or ""))
+        if isinstance(event.payload, ExitNotice) and event.payload.session_id:
+            self._take_notice(link.name, link.host_pid, event.payload.to_json())
+        elif isinstance(event.payload, NodeDown) and event.session_id is None and event.payload.node == link.name:
+            self._relay.unreachable(link.name, event.payload.why)
 
     def _take_notice(self, node: str, pid: int | None, notice: dict[str, Any]) -> None:
         bare = notice["sessionId"]

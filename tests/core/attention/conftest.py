@@ -10,7 +10,7 @@ from typing import Any
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config.notifysettings import NotifySettings
 from openclaw_tui.core.config.settings import ExecSettings, Settings
-from openclaw_tui.core.session import Event, events as ev
+from openclaw_tui.core.session import Event, EventKind
 
 from ...hosting import hosting
 
@@ -25,8 +25,8 @@ async def notifying(exec_changes: dict[str, Any] | None = None, **notify: Any) -
     heard: list[dict[str, Any]] = []
 
     def on(event: Event) -> None:
-        if event.kind == ev.ATTENTION:
-            heard.append(event.data)
+        if event.kind == EventKind.ATTENTION:
+            heard.append(event.payload.to_json())
 
     async with hosting(ToolHost(settings=notify_settings(exec_changes, **notify))) as host:
         host.subscribe(on)

@@ -11,7 +11,7 @@ import pytest
 
 from openclaw_tui.core.attention import MERGE_S, Attention, fill
 from openclaw_tui.core.config.notifysettings import NotifySettings
-from openclaw_tui.core.session import Event, events as ev
+from openclaw_tui.core.session import Event, EventKind, NodeDown, SessionState
 
 from ..conftest import bg, wait_for
 from .conftest import PROMPT, notifying
@@ -52,30 +52,35 @@ async def test_a_session_that_keeps_waiting_is_announced_once_per_spell() -> Non
         session = host.session(sid)
         for reason in ("reading-terminal", "password-prompt", None, "reading-terminal"):  # the spell goes on,
             session.update_waiting(reason)  # a check that once saw no evidence included
-            host.supervisor.publish(ev.WAITING, session)
+            host.supervisor.publish(EventKind.WAITING, session)
         assert not host.attention._pending  # nothing more is queued
         await host.call(P("write", sid, data="y\n"), agent="main")
         await wait_for(lambda: len(heard) == 2, 30, "the second spell's announcement")
         assert heard[1]["prompt"] == "second?" and heard[1]["event"] == "waiting"
 
 
+def asking(sid: str, name: str, prompt: str) -> Event:
+    """A session-waiting event of agent main's session ``sid``, asking ``prompt``."""
+    return Event(EventKind.WAITING, sid, SessionState({"sessionId": sid, "name": name, "agent": "main",
+                                                       "waitingForInput": True, "status": "running",
+                                                       "prompt": prompt}))
+
+
 async def test_events_of_one_kind_within_the_window_make_one_notification() -> None:
     published: list[Event] = []
     attention = Attention(NotifySettings(), published.append, lambda sid, agent: False, hooks=[])
     for sid in ("a-1", "b-2", "c-3"):
-        attention(Event(ev.WAITING, sid, {"sessionId": sid, "name": "npm init", "agent": "main",
-                                          "waitingForInput": True, "status": "running", "prompt": f"{sid}?"}))
-    attention(Event(ev.EXITED, "d-4", {"sessionId": "d-4", "name": "make", "agent": "ci", "status": "completed",
-                                       "exitCode": 2, "backgrounded": True}))
+        attention(asking(sid, "npm init", f"{sid}?"))
+    attention(Event(EventKind.EXITED, "d-4", SessionState({"sessionId": "d-4", "name": "make", "agent": "ci",
+                                                           "status": "completed", "exitCode": 2,
+                                                           "backgrounded": True})))
     await wait_for(lambda: len(published) == 2, 10, "both batches")
-    attention(Event(ev.WAITING, "e-5", {"sessionId": "e-5", "name": "vim", "agent": "main", "waitingForInput": True,
-                                        "status": "running", "prompt": ":"}))
-    attention(Event(ev.WAITING, "f-6", {"sessionId": "f-6", "name": "vim", "agent": "main", "waitingForInput": True,
-                                        "status": "running", "prompt": ":"}))
+    attention(asking("e-5", "vim", ":"))
+    attention(asking("f-6", "vim", ":"))
     assert len(published) == 2, "within a second of the last, they wait for the window's end"
     await wait_for(lambda: len(published) == 3, MERGE_S * 10, "the window's end")
-    assert published[2].data["count"] == 2
-    waiting, failed = sorted((e.data for e in published[:2]), key=lambda d: d["event"], reverse=True)
+    assert published[2].payload.to_json()["count"] == 2
+    waiting, failed = sorted((e.payload.to_json() for e in published[:2]), key=lambda d: d["event"], reverse=True)
     assert waiting["count"] == 3 and [d["sessionId"] for d in waiting["merged"]] == ["a-1", "b-2", "c-3"]
     assert waiting["text"].startswith("3 sessions wait for input: a-1 (npm init, main) waits for input: a-1?")
     assert failed["event"] == "failed" and failed["count"] == 1 and failed["exitCode"] == 2
@@ -119,9 +124,11 @@ async def test_a_failure_is_news_and_a_kill_is_not() -> None:
 
 async def test_an_approval_request_joins_by_its_event_name_with_its_command_masked() -> None:
     async with notifying() as (host, heard):
-        host.supervisor.bus.publish(Event(ev.APPROVAL_REQUESTED, "calm-lake", {
+        # a run held for approval is a session whose status says so (its approval-requested event, by name,
+        # once exec approvals land, is the same news and told once)
+        host.supervisor.bus.publish(Event(EventKind.ADDED, "calm-lake", SessionState({
             "sessionId": "calm-lake", "agent": "main", "name": "deploy", "status": "approval-pending",
-            "command": "deploy --token s3cret prod"}))
+            "command": "deploy --token s3cret prod"})))
         await wait_for(lambda: heard, 10, "the approval's announcement")
         assert heard[0]["event"] == "approval" and heard[0]["prompt"] == "deploy --token *** prod"
 
@@ -163,7 +170,7 @@ async def test_a_session_whose_host_died_is_announced_by_the_next_host(tmp_path:
     path.write_bytes(path.read_bytes()[:-7])  # the exit record torn, as when the host is killed mid-write
     heard: list[dict] = []
     second = ToolHost(settings=settings(tmp_path))
-    second.subscribe(lambda e: heard.append(e.data) if e.kind == ev.ATTENTION else None)
+    second.subscribe(lambda e: heard.append(e.payload.to_json()) if e.kind == EventKind.ATTENTION else None)
     async with hosting(second):
         second.persist(sock)
         await wait_for(lambda: heard, 30, "the announcement")
@@ -176,10 +183,10 @@ async def test_a_node_that_stops_answering_is_news_only_on_request() -> None:
     for events, expected in ((("waiting",), 0), (("waiting", "node-unreachable"), 1)):
         published.clear()
         attention = Attention(NotifySettings(events=events), published.append, lambda sid, agent: False, hooks=[])
-        attention(Event(ev.NODE_UNREACHABLE, None, {"node": "gpu-box", "why": "ssh: connection refused"}))
+        attention(Event(EventKind.NODE_UNREACHABLE, None, NodeDown("gpu-box", "ssh: connection refused")))
         await wait_for(lambda: len(published) >= expected, 10, "the batch")
         assert len(published) == expected and not attention._pending
         if expected:
-            assert published[0].data["text"] == "node gpu-box does not answer: ssh: connection refused"
-            assert published[0].data["node"] == "gpu-box" and published[0].data["sessionId"] is None
+            assert published[0].payload.to_json()["text"] == "node gpu-box does not answer: ssh: connection refused"
+            assert published[0].payload.to_json()["node"] == "gpu-box" and published[0].payload.to_json()["sessionId"] is None
         await attention.close()
