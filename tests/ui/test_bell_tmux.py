@@ -28,8 +28,10 @@ def test_a_session_that_starts_waiting_marks_the_dashboards_tmux_window(tmp_path
         sid = str(dashboard.call({"tool": "exec", "command": "read -p 'Overwrite existing config? [y/N] ' a",
                                   "pty": True, "background": True, "workdir": str(tmp_path)}, "main")
                   ["details"]["sessionId"])  # type: ignore[index]
-        screen = dashboard.wait(lambda s: sid in s and "Overwrite existing" in s, "the prompt in the list")
-        assert "prompt" in next(line for line in screen.splitlines() if " id " in line)
+        # the output pane shows the question at once; the list's row once the host finds it waiting
+        dashboard.wait(lambda s: any(sid in line and "Overwrite existing" in line for line in s.splitlines())
+                       and any(" id " in line and "prompt" in line for line in s.splitlines()),
+                       "the prompt in the list's row, under a prompt column")
         deadline = time.monotonic() + 60
         while bell_flag(dashboard) != "1":
             assert time.monotonic() < deadline, f"tmux never flagged a bell; the pane shows:\n{dashboard.capture()}"
