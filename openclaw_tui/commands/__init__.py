@@ -1,6 +1,7 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
-``nodes`` and ``attach --node``, and the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
-``paste``, ``kill``, ``events``, ``mute``, ``unmute``, ``notify --test``).
+``nodes`` and ``attach --node``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
+``paste``, ``kill``, ``events``, ``mute``, ``unmute``, ``notify --test``); and ``sandbox``, which reads the
+config and this shell's environment only.
 
 Each is a function ``cli.py`` calls with the parsed arguments and whose return value is the exit status: 0
 when it did what was asked, 1 for a failed result, 2 with one line on stderr when the call cannot be made, 130
@@ -47,7 +48,15 @@ events and ends, with status 0, once it ended and its last output is printed; ``
 host keeps for output (to the second). ``events`` prints every event of the host until interrupted, with
 ``--json`` an object a line. Exit statuses as ``call``'s: 0, 1 for a failed result, 2 with one line when the
 call cannot be made, 130 on Ctrl-C.
-"""
+
+**sandbox** (``sandboxreport.py``). It reads the same config as the host (``--config``, and ``--agent NAME``
+for an agent's own ``[agents.NAME.tools.exec.sandbox]``) and this shell's environment, and prints: the
+credential stores found here that runs find empty (by family, with the tool each belongs to), the other hidden
+paths, the names of the variables kept out, and, apart, whatever looks like a secret yet is visible because
+the operator chose so (``show``, ``passEnv``); then where runs go on this machine and what the sandbox does
+not protect. Values are never printed. A config warning (a ``show`` of the state directory, say) goes to
+stderr as the host would print it. Exit 0; 2 when the config cannot be read, or inside a session, whose
+environment is already the filtered one."""
 
 from openclaw_tui.core.exports import lazy_exports
 
@@ -66,5 +75,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         run_screen as run_screen,
         run_send as run_send,
     )
+    from .sandboxreport import run_sandbox as run_sandbox
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -19,9 +19,8 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config.notifysettings import NotifySettings
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 
-from ..hosting import hosting
-from ..waiting import wait_for
-from .conftest import serving
+from ..support.hosts import hosting, serving
+from ..support.waiting import wait_for
 
 PROMPT = "read -p 'Overwrite existing config? [y/N] ' a; echo answered $a; sleep 30"
 

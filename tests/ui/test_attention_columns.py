@@ -7,7 +7,8 @@ from openclaw_tui.ui.bell import passthrough, ring
 from openclaw_tui.ui.sessions.list import SessionList
 from openclaw_tui.ui.sessions.rows import MUTE_MARK
 
-from .conftest import SIZE, SMALL, run, selected, start, toasts, until
+from ..support.pilots import SIZE, SMALL, run, selected, toasts, until
+from ..support.sessions import start_background
 
 QUESTION = "read -p 'Overwrite existing config? [y/N] ' a; sleep 60"
 
@@ -18,8 +19,8 @@ def rows(table: SessionList) -> list[str]:
 
 async def test_a_waiting_row_shows_its_prompt_in_the_prompt_column(app, host):
     async with run(app, SIZE) as pilot:
-        busy = await start(host, "sleep 60", agent="ci")
-        asking = await start(host, QUESTION, agent="main", pty=True)
+        busy = await start_background(host.call, "sleep 60", agent="ci", workdir="/tmp")
+        asking = await start_background(host.call, QUESTION, agent="main", pty=True, workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: any("Overwrite existing config? [y/N]" in r for r in rows(table)), "the prompt")
         head, *lines = rows(table)
@@ -33,7 +34,7 @@ async def test_a_waiting_row_shows_its_prompt_in_the_prompt_column(app, host):
 
 async def test_the_prompt_column_gives_way_on_a_small_terminal(app, host):
     async with run(app, SMALL) as pilot:
-        asking = await start(host, QUESTION, agent="main", pty=True)
+        asking = await start_background(host.call, QUESTION, agent="main", pty=True, workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: host.session(asking).prompt and "prompt" in rows(table)[0].split(), "the column")
         row = next(r for r in rows(table) if asking in r)
@@ -42,7 +43,7 @@ async def test_the_prompt_column_gives_way_on_a_small_terminal(app, host):
 
 async def test_m_mutes_the_selected_session_and_m_again_unmutes_it(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60", agent="main")
+        sid = await start_background(host.call, "sleep 60", agent="main", workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         assert MUTE_MARK not in "".join(rows(table)), "no mute column while nothing is muted"
@@ -59,8 +60,8 @@ async def test_m_mutes_the_selected_session_and_m_again_unmutes_it(app, host):
 async def test_each_notification_rings_the_terminal_and_a_muted_session_does_not(app, host):
     async with run(app, SIZE) as pilot:
         await host.mute(True, agent="night-bot")  # before its session can wait
-        quiet = await start(host, QUESTION, agent="night-bot", pty=True)
-        loud = await start(host, QUESTION, agent="main", pty=True)
+        quiet = await start_background(host.call, QUESTION, agent="night-bot", pty=True, workdir="/tmp")
+        loud = await start_background(host.call, QUESTION, agent="main", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.rung and host.session(quiet).prompt, "the bell, and both waiting")
         await until(pilot, lambda: not host.attention._pending, "the merge window closed")
         assert loud in app.rung[0] and app.rung[0].startswith("\a\x1b]9;") and app.rung[0].endswith("\a")

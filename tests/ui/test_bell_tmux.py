@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .tmuxpane import Dashboard
+from ..support.tmuxpane import Dashboard
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

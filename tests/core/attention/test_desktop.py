@@ -16,8 +16,9 @@ import pytest
 
 from openclaw_tui.core.attention import MEMBER, METHOD_CALL, Bus, DBusError, read_message
 
-from ..conftest import bg, wait_for
-from .conftest import PROMPT, notifying
+from ...support.notifying import PROMPT, notifying
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("dbus-daemon") is None,
                                 reason="dbus-daemon is not installed (Debian package dbus-daemon; .ci/run installs it)")
@@ -80,7 +81,7 @@ async def session_bus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncI
 
 async def test_a_waiting_session_reaches_the_desktop_over_dbus(session_bus: Listener) -> None:
     async with notifying(desktop=True) as (host, heard):
-        sid = await bg(host, PROMPT, pty=True)
+        sid = await start_background(host.call, PROMPT, pty=True, agent="main")
         await wait_for(lambda: session_bus.notes, 30, "the Notify call")
         app, replaces, icon, summary, body, actions, hints, timeout = session_bus.notes[0]
         assert (app, replaces, summary, actions, timeout) == ("openclaw-tui", 0, "openclaw: main/read", [], -1)
@@ -94,7 +95,7 @@ async def test_a_waiting_session_reaches_the_desktop_over_dbus(session_bus: List
                     reason="notify-send is not installed (Debian package libnotify-bin; .ci/run installs it)")
 async def test_the_readmes_notify_send_command_reaches_the_same_listener(session_bus: Listener) -> None:
     async with notifying(command="notify-send 'openclaw: {agent}/{name}' '{prompt}'") as (host, heard):
-        await bg(host, PROMPT, pty=True)
+        await start_background(host.call, PROMPT, pty=True, agent="main")
         await wait_for(lambda: session_bus.notes, 30, "notify-send's Notify call")
         note = session_bus.notes[0]
         assert (note[3], note[4]) == ("openclaw: main/read", "Overwrite existing config? [y/N]")
@@ -104,7 +105,7 @@ async def test_without_a_session_bus_the_desktop_hook_says_so(monkeypatch: pytes
     monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     async with notifying(desktop=True) as (host, heard):
-        await bg(host, "exit 3")
+        await start_background(host.call, "exit 3", agent="main")
         await wait_for(lambda: host.attention.recent, 30, "the outcome")
         outcome = host.attention.recent[-1]
         assert not outcome.ok and outcome.detail.startswith("no session bus")

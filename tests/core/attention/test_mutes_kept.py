@@ -6,15 +6,15 @@ from pathlib import Path
 
 from openclaw_tui.core.journal.restore import journal_name
 
-from ..conftest import bg
-from ..journal.test_persist import ended, flushed, host_on
+from ...support.journals import ended, flushed, host_on
+from ...support.sessions import start_background
 
 
 async def test_mutes_survive_a_restart_and_go_with_their_session(tmp_path: Path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        kept = await bg(first, "echo kept")
-        dropped = await bg(first, "echo dropped")
+        kept = await start_background(first.call, "echo kept", agent="main")
+        dropped = await start_background(first.call, "echo dropped", agent="main")
         for sid in (kept, dropped):
             await ended(first, sid)
             assert (await first.mute(True, session_id=sid))["details"]["status"] == "completed"
@@ -25,7 +25,7 @@ async def test_mutes_survive_a_restart_and_go_with_their_session(tmp_path: Path)
     async with host_on(tmp_path, sock) as second:
         assert second.session(kept).muted and second.session(kept).details()["muted"] is True
         assert second.supervisor.mutes.to_json() == {"sessions": [kept], "agents": ["night-bot"]}
-        later = await bg(second, "sleep 30", agent="night-bot")
+        later = await start_background(second.call, "sleep 30", agent="night-bot")
         assert second.session(later).muted, "an agent's mute covers its new sessions too"
         await second.mute(False, agent="night-bot")
         assert not second.session(later).muted

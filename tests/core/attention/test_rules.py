@@ -13,8 +13,10 @@ from openclaw_tui.core.attention import MERGE_S, Attention, fill
 from openclaw_tui.core.config.notifysettings import NotifySettings
 from openclaw_tui.core.session import Event, EventKind, NodeDown, SessionState
 
-from ..conftest import bg, wait_for
-from .conftest import PROMPT, notifying
+from ...support.journals import ended, host_on, sessions_dir, settings
+from ...support.notifying import PROMPT, notifying
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 
 def P(action: str, sid: str | None = None, **kw):
@@ -27,7 +29,7 @@ async def test_a_command_hook_gets_each_field_quoted_and_in_its_environment(tmp_
     command = (f"printf '%s\\n' {{event}} {{sessionId}} 'by {{agent}}/{{name}}' \"{{prompt}}\" "
                f"\"$OPENCLAW_EVENT|$OPENCLAW_SESSION|$OPENCLAW_AGENT|$OPENCLAW_PROMPT|$OPENCLAW_EXIT_CODE\" >> {out}")
     async with notifying(command=command) as (host, heard):
-        sid = await bg(host, f"cat {tmp_path / 'ask.txt'}; read a", pty=True)
+        sid = await start_background(host.call, f"cat {tmp_path / 'ask.txt'}; read a", pty=True, agent="main")
         await wait_for(lambda: out.exists() and len(out.read_text().splitlines()) >= 5, 30, "the hook's lines")
         prompt = "Keep 'cfg' \"$HOME\" `id`? [y/N]"
         assert out.read_text().splitlines() == ["waiting", sid, f"by main/{host.session(sid).name}", prompt,
@@ -46,7 +48,8 @@ def test_a_filled_template_gives_the_shell_each_value_as_it_is(value: str) -> No
 
 async def test_a_session_that_keeps_waiting_is_announced_once_per_spell() -> None:
     async with notifying() as (host, heard):
-        sid = await bg(host, "printf 'first? '; read a; printf 'second? '; read b; sleep 30", pty=True)
+        sid = await start_background(host.call, "printf 'first? '; read a; printf 'second? '; read b; sleep 30",
+                                     pty=True, agent="main")
         await wait_for(lambda: heard, 30, "the first announcement")
         assert heard[0]["sessionId"] == sid and heard[0]["prompt"] == "first?"
         session = host.session(sid)
@@ -89,11 +92,11 @@ async def test_events_of_one_kind_within_the_window_make_one_notification() -> N
 
 async def test_muted_sessions_and_agents_are_left_out() -> None:
     async with notifying() as (host, heard):
-        quiet = await bg(host, PROMPT, pty=True)
+        quiet = await start_background(host.call, PROMPT, pty=True, agent="main")
         assert (await host.mute(True, session_id=quiet))["details"]["muted"] is True
         await host.mute(True, agent="bots")
-        bot = await bg(host, PROMPT, agent="bots", pty=True)
-        loud = await bg(host, PROMPT, pty=True)
+        bot = await start_background(host.call, PROMPT, agent="bots", pty=True)
+        loud = await start_background(host.call, PROMPT, pty=True, agent="main")
         assert host.session(bot).details()["muted"] is True
 
         def announced() -> bool:  # every WAITING went out (the prompt is set as it is published)
@@ -111,13 +114,13 @@ async def test_muted_sessions_and_agents_are_left_out() -> None:
 
 async def test_a_failure_is_news_and_a_kill_is_not() -> None:
     async with notifying(events=["waiting", "failed", "exited"]) as (host, heard):
-        bad = await bg(host, "echo broke; exit 3")
+        bad = await start_background(host.call, "echo broke; exit 3", agent="main")
         await wait_for(lambda: heard, 30, "the failure's announcement")
         assert heard[0]["event"] == "failed" and heard[0]["exitCode"] == 3 and heard[0]["sessionId"] == bad
-        victim = await bg(host, "sleep 60")
+        victim = await start_background(host.call, "sleep 60", agent="main")
         await host.call(P("kill", victim), agent=None)
         assert not host.attention._pending  # its end was heard at once, and is nobody's news
-        good = await bg(host, "echo fine")
+        good = await start_background(host.call, "echo fine", agent="main")
         await wait_for(lambda: len(heard) == 2, 30, "the plain exit")
         assert heard[1]["event"] == "exited" and heard[1]["sessionId"] == good
 
@@ -137,7 +140,7 @@ async def test_a_failing_hook_is_retried_once_and_logged(caplog: pytest.LogCaptu
     tries = tmp_path / "tries"
     caplog.set_level(logging.WARNING)
     async with notifying(command=f"echo try >> {tries}; echo refused by test; exit 4") as (host, heard):
-        await bg(host, "exit 9")
+        await start_background(host.call, "exit 9", agent="main")
         await wait_for(lambda: host.attention.recent, 30, "the delivery's outcome")
         outcome = host.attention.recent[-1]
         assert (outcome.ok, outcome.attempts, outcome.detail) == (False, 2, "exit status 4: refused by test")
@@ -147,7 +150,7 @@ async def test_a_failing_hook_is_retried_once_and_logged(caplog: pytest.LogCaptu
 
 async def test_a_hook_that_hangs_is_ended_at_its_timeout_with_what_it_started() -> None:
     async with notifying(command="sleep 300 & sleep 300", timeout_ms=300) as (host, heard):
-        await bg(host, "exit 9")
+        await start_background(host.call, "exit 9", agent="main")
         await wait_for(lambda: host.attention.recent, 30, "the delivery's outcome")
         outcome = host.attention.recent[-1]
         assert not outcome.ok and outcome.detail == "still running after 0.3 s: ended"
@@ -159,12 +162,11 @@ async def test_a_hook_that_hangs_is_ended_at_its_timeout_with_what_it_started() 
 async def test_a_session_whose_host_died_is_announced_by_the_next_host(tmp_path: Path) -> None:
     from openclaw_tui import ToolHost
 
-    from ...hosting import hosting
-    from ..journal.test_persist import ended, host_on, sessions_dir, settings
+    from ...support.hosts import hosting
 
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        sid = await bg(first, "echo working; sleep 0.3")
+        sid = await start_background(first.call, "echo working; sleep 0.3", agent="main")
         await ended(first, sid)
     path = sessions_dir(tmp_path, sock) / f"{sid}.jnl"
     path.write_bytes(path.read_bytes()[:-7])  # the exit record torn, as when the host is killed mid-write

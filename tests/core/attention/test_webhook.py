@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from ..conftest import bg, wait_for
-from .conftest import PROMPT, notifying
+from ...support.notifying import PROMPT, notifying
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 
 class Receiver(ThreadingHTTPServer):
@@ -56,7 +57,7 @@ def receiver() -> Iterator[Receiver]:
 async def test_a_read_prompt_that_blocks_reaches_the_webhook_as_json(receiver: Receiver) -> None:
     async with notifying(webhook=receiver.url, headers={"Title": "openclaw", "Authorization": "Bearer t0k"}) as (
             host, heard):
-        sid = await bg(host, PROMPT, pty=True)
+        sid = await start_background(host.call, PROMPT, pty=True, agent="main")
         await wait_for(lambda: receiver.got, 30, "the webhook's POST")
         post = receiver.got[0]
         assert post["path"] == "/hooks/openclaw?topic=ops"
@@ -74,7 +75,7 @@ async def test_a_read_prompt_that_blocks_reaches_the_webhook_as_json(receiver: R
 @pytest.mark.parametrize("form", ["text", "slack"])
 async def test_text_and_slack_bodies_carry_one_line(receiver: Receiver, form: str) -> None:
     async with notifying(webhook=receiver.url, format=form) as (host, heard):
-        sid = await bg(host, "exit 4")
+        sid = await start_background(host.call, "exit 4", agent="main")
         await wait_for(lambda: receiver.got, 30, "the webhook's POST")
         line = f"openclaw-tui: {sid} ({host.session(sid).name}, main) failed (exit code 4)"
         post = receiver.got[0]
@@ -88,7 +89,7 @@ async def test_text_and_slack_bodies_carry_one_line(receiver: Receiver, form: st
 async def test_an_error_answer_and_a_refused_connection_fail_after_one_retry(receiver: Receiver) -> None:
     receiver.status = 500
     async with notifying(webhook=receiver.url) as (host, heard):
-        await bg(host, "exit 5")
+        await start_background(host.call, "exit 5", agent="main")
         await wait_for(lambda: host.attention.recent, 30, "the outcome")
         outcome = host.attention.recent[-1]
         assert (outcome.ok, outcome.attempts) == (False, 2) and "answered 500" in outcome.detail
@@ -97,7 +98,7 @@ async def test_an_error_answer_and_a_refused_connection_fail_after_one_retry(rec
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     async with notifying(webhook=f"http://127.0.0.1:{port}/x") as (host, heard):
-        await bg(host, "exit 5")
+        await start_background(host.call, "exit 5", agent="main")
         await wait_for(lambda: host.attention.recent, 30, "the outcome")
         outcome = host.attention.recent[-1]
         assert (outcome.ok, outcome.attempts) == (False, 2) and outcome.detail.startswith("cannot connect to 127.0.0.1")

@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from ..conftest import bg, make_host
+from ...support.hosts import make_host
+from ...support.sessions import start_background
 
 
 def P(action: str, sid: str | None = None, **kw):
@@ -14,7 +15,7 @@ def P(action: str, sid: str | None = None, **kw):
 
 
 async def _ended(host, command: str = "echo built; exit 3") -> str:
-    sid = await bg(host, command)
+    sid = await start_background(host.call, command, agent="main")
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     return sid
 
@@ -28,7 +29,7 @@ async def test_the_operators_look_leaves_the_agents_exit_notice(look) -> None:
     async with make_host() as host:
         sid = await _ended(host, "echo built; exit 3") if look != "screen" else None
         if look == "screen":  # screen needs a PTY session
-            sid = await bg(host, "echo built; exit 3", pty=True)
+            sid = await start_background(host.call, "echo built; exit 3", pty=True, agent="main")
             await asyncio.wait_for(host.session(sid).done.wait(), 20)
         seen = await host.call(P(look, sid), agent=None)
         assert seen["details"]["status"] != "failed" or look == "screen", seen

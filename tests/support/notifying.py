@@ -1,4 +1,5 @@
-"""Hosts with ``[notify]`` settings, and a way to hear what the host announced."""
+"""Hosts with ``[notify]`` settings, a way to hear what the host announced (``host-attention``), and the
+question the notification tests ask."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from openclaw_tui.core.config.notifysettings import NotifySettings
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.core.session import Event, EventKind
 
-from ...hosting import hosting
+from .hosts import hosting
 
 
 def notify_settings(exec_changes: dict[str, Any] | None = None, **notify: Any) -> Settings:
