@@ -12,6 +12,7 @@ import sys
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help='the tool call, e.g. \'{"tool": "exec", "command": "ls"}\'; - reads it from '
                            "stdin, @FILE from a file (for calls too large for an argument)")
     call.add_argument("--agent", default="cli", help="scope the call runs in (default: cli)")
+    call.add_argument("--operator", action="store_true",
+                      help="act as the operator, who sees every agent's sessions (refused inside a session)")
     bridge = sub.add_parser("bridge", help="connect stdin/stdout to this machine's host socket (for ssh from a node client)")
     bridge.add_argument("--socket", help="the host's socket (default: as every command finds it)")
     bridge.add_argument("--no-start", action="store_true", help="fail instead of starting a host when none serves")
@@ -58,7 +61,39 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox = sub.add_parser("sandbox", help="list what a sandboxed run would not see here (credential stores, "
                                              "secret variables) and what it sees by the operator's choice")
     sandbox.add_argument("--agent", help="with this agent's settings ([agents.NAME.tools.exec.sandbox])")
+    _operator_commands(sub)
     return parser
+
+
+def _operator_commands(sub: Any) -> None:
+    """The operator's command line: every agent's sessions, as tmux and docker users expect."""
+    ls = sub.add_parser("ls", help="every session, one line each (as the operator: all agents)")
+    ls.add_argument("--json", action="store_true", help="a JSON array of the session objects process list carries")
+    ls.add_argument("--agent", help="only this agent's sessions (operator: the operator's own)")
+    ls.add_argument("--node", help="only this node's sessions (local: this host's)")
+    ls.add_argument("--state", help="only sessions in this state: running, waiting, finished or failed")
+    logs = sub.add_parser("logs", help="a session's output; -f follows it until the session ends")
+    logs.add_argument("session", metavar="ID")
+    logs.add_argument("-f", "--follow", action="store_true", help="go on printing output as it comes, until it ends")
+    logs.add_argument("--raw", action="store_true", help="the PTY's bytes (escape sequences and all), not the text")
+    logs.add_argument("--since", help="only output from then on: a span back from now (30s, 5m, 1h30m) or an ISO time")
+    sub.add_parser("screen", help="what a PTY session's terminal shows now").add_argument("session", metavar="ID")
+    send = sub.add_parser("send", help="send keys by name, as send-keys takes them (C-c Enter Up \"text\")")
+    send.add_argument("session", metavar="ID")
+    send.add_argument("keys", metavar="KEY", nargs="+")
+    paste = sub.add_parser("paste", help="paste text (- reads it from stdin)")
+    paste.add_argument("session", metavar="ID")
+    paste.add_argument("text", metavar="TEXT")
+    sub.add_parser("kill", help="end a session's processes and wait until none is left").add_argument(
+        "session", metavar="ID")
+    events = sub.add_parser("events", help="the host's events as they happen, one line each, until interrupted")
+    events.add_argument("--json", action="store_true", help="each line a JSON object (event, sessionId, agent, node, at)")
+    for name, what in (("mute", "no notifications of"), ("unmute", "notifications again of")):
+        muting = sub.add_parser(name, help=f"{what} a session (or --agent NAME's sessions); kept across restarts")
+        muting.add_argument("session", metavar="ID", nargs="?")
+        muting.add_argument("--agent", help="every session of this agent, now and later")
+    notify = sub.add_parser("notify", help="the host's notifications ([notify] in the config)")
+    notify.add_argument("--test", action="store_true", help="send a test notification through every hook and say how it went")
 
 
 def config_problem(path: str | None) -> str | None:
@@ -74,24 +109,26 @@ def config_problem(path: str | None) -> str | None:
     return None
 
 
-def plain_call(argv: list[str]) -> tuple[str, str] | None:
-    """``(call, agent)`` for ``call CALL [--agent NAME]``, read without argparse (whose import and setup
-    cost a script's every call several ms); None for anything else (``-h``, a mistake), which argparse
-    then answers as usual."""
+def plain_call(argv: list[str]) -> tuple[str, str, bool] | None:
+    """``(call, agent, operator)`` for ``call CALL [--agent NAME] [--operator]``, read without argparse (whose
+    import and setup cost a script's every call several ms); None for anything else (``-h``, a mistake, both
+    options), which argparse then answers as usual."""
     if argv[:1] != ["call"]:
         return None
-    call, agent, rest = None, "cli", argv[1:]
+    call, agent, operator, rest = None, "cli", False, argv[1:]
     while rest:
         word = rest.pop(0)
         if word == "--agent" and rest:
             agent = rest.pop(0)
         elif word.startswith("--agent="):
             agent = word.removeprefix("--agent=")
+        elif word == "--operator":
+            operator = True
         elif call is None and (word == "-" or not word.startswith("-")):
             call = word
         else:
             return None
-    return None if call is None else (call, agent)
+    return None if call is None else (call, agent, operator)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "call":
         from openclaw_tui.commands import run_call
 
-        return run_call(args.json, args.agent)
+        return run_call(args.json, args.agent, args.operator)
+    if args.command in OPERATOR_COMMANDS:
+        return operator_command(args)
     if args.command == "mcp":
         from openclaw_tui.remote.mcp import run_mcp
 
@@ -159,6 +198,35 @@ def main(argv: list[str] | None = None) -> int:
     from .ui import run_dashboard
 
     return run_dashboard(config_path=args.config, demo=args.demo, start=args.command != "attach")
+
+
+OPERATOR_COMMANDS = ("ls", "logs", "screen", "send", "paste", "kill", "events", "mute", "unmute", "notify")
+
+
+def operator_command(args: argparse.Namespace) -> int:
+    """The operator's command line (``commands/``): each acts as the operator, refused inside a session."""
+    import openclaw_tui.commands as c
+
+    if args.command == "ls":
+        return c.run_ls(args.json, args.agent, args.node, args.state)
+    if args.command == "logs":
+        return c.run_logs(args.session, args.follow, args.raw, args.since)
+    if args.command == "screen":
+        return c.run_screen(args.session)
+    if args.command == "send":
+        return c.run_send(args.session, args.keys)
+    if args.command == "paste":
+        return c.run_paste(args.session, args.text)
+    if args.command == "kill":
+        return c.run_kill(args.session)
+    if args.command == "events":
+        return c.run_events(args.json)
+    if args.command in ("mute", "unmute"):
+        return c.run_mute(args.session, args.agent, args.command == "mute")
+    if not args.test:
+        print("openclaw-tui: notify takes --test (send a test notification through every hook)", file=sys.stderr)
+        return 2
+    return c.run_notify_test()
 
 
 if __name__ == "__main__":

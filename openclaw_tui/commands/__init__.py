@@ -1,6 +1,7 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
-``nodes``, ``attach --node`` and ``approvals``; and ``sandbox``, which reads the config and this shell's
-environment only.
+``nodes``, ``attach --node``, ``approvals``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
+``paste``, ``kill``, ``events``, ``mute``, ``unmute``, ``notify --test``); and ``sandbox``, which reads the
+config and this shell's environment only.
 
 Each is a function ``cli.py`` calls with the parsed arguments and whose return value is the exit status: 0
 when it did what was asked, 1 for a failed result, 2 with one line on stderr when the call cannot be made, 130
@@ -36,6 +37,18 @@ one did not, 2 when no node is configured or the config cannot be read, 130 on C
 opens the dashboard on that node's host, over the same ssh bridge the agents' calls use; as with ``attach``,
 no host is started there and quitting leaves its sessions running.
 
+**The operator's command line** (``opclient.py`` shared; ``listing.py``: ``ls``; ``logs.py``: ``logs``;
+``sessionacts.py``: ``screen``, ``send``, ``paste``, ``kill``; ``eventstream.py``: ``events``; ``muting.py``:
+``mute``, ``unmute``, ``notify --test``). What tmux, docker and pm2 users expect, acting as the operator (every
+agent's sessions), over the asyncio socket client: each ``call`` names ``operator: true`` and each
+subscription too, so the host refuses a caller inside a session (``caller-confined``, exit 1) instead of
+taking it for that session's agent. ``logs`` reads the session's retained output (``session.output``, the raw
+ring for ``--raw``) and never the pending output an agent's next poll returns; ``-f`` follows the session's
+events and ends, with status 0, once it ended and its last output is printed; ``--since`` uses the times the
+host keeps for output (to the second). ``events`` prints every event of the host until interrupted, with
+``--json`` an object a line. Exit statuses as ``call``'s: 0, 1 for a failed result, 2 with one line when the
+call cannot be made, 130 on Ctrl-C.
+
 **sandbox** (``sandboxreport.py``). It reads the same config as the host (``--config``, and ``--agent NAME``
 for an agent's own ``[agents.NAME.tools.exec.sandbox]``) and this shell's environment, and prints: the
 credential stores found here that runs find empty (by family, with the tool each belongs to), the other hidden
@@ -51,8 +64,18 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .approvals import run_approvals as run_approvals
     from .call import run_call as run_call
+    from .eventstream import run_events as run_events
     from .hostcontrol import run_reexec as run_reexec, run_version as run_version
+    from .listing import run_ls as run_ls
+    from .logs import run_logs as run_logs
+    from .muting import run_mute as run_mute, run_notify_test as run_notify_test
     from .nodelist import run_attach_node as run_attach_node, run_nodes as run_nodes
+    from .sessionacts import (
+        run_kill as run_kill,
+        run_paste as run_paste,
+        run_screen as run_screen,
+        run_send as run_send,
+    )
     from .sandboxreport import run_sandbox as run_sandbox
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

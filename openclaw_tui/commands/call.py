@@ -1,6 +1,7 @@
 """``openclaw-tui call``: one tool call against the running host, the result as JSON on stdout.
 
 The call is the argument, ``-`` (stdin) or ``@FILE``; a read is sent again when the host re-executes mid-call.
+``--operator`` acts as the operator (every agent's sessions), which a caller inside a session may not.
 It loads only a blocking socket and ``json``, since scripts call it in loops.
 """
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 CLIENT = "openclaw-tui call"
+DEFAULT_AGENT = "cli"  # the scope a call runs in unless --agent or --operator says otherwise
 
 
 class BadInput(Exception):
@@ -30,10 +32,13 @@ class NoAnswer(Exception):
     """No result came back; the message says why in one line."""
 
 
-def run_call(source: str, agent: str | None) -> int:
+def run_call(source: str, agent: str | None, operator: bool = False) -> int:
     try:
         call = _in_this_directory(read_call(source))
-        res = _request(find_host() or socket_path(), call, agent)  # a host on any of this user's candidate paths
+        path = find_host() or socket_path()  # a host on any of this user's candidate paths
+        res = _request(path, call, None if operator else agent, operator)
+        if agent == DEFAULT_AGENT and not operator and _empty_list(call, res):
+            _say_other_scopes(path)
     except KeyboardInterrupt:
         return 130
     except (BadInput, NoAnswer) as exc:
@@ -41,6 +46,26 @@ def run_call(source: str, agent: str | None) -> int:
         return 2
     _print(res)
     return 1 if res.get("details", {}).get("status") == Status.FAILED else 0
+
+
+def _empty_list(call: dict[str, Any], res: dict[str, Any]) -> bool:
+    return (call.get("tool") == "process" and call.get("action") == "list"
+            and res.get("details", {}).get("sessions") == [])
+
+
+def _say_other_scopes(path: Path) -> None:
+    """An empty list in ``call``'s own scope while agents' sessions run: say where they are (on stderr, so
+    the JSON on stdout stays the result). Nothing is said when the host will not list them for us."""
+    try:
+        res = _request(path, {"tool": "process", "action": "list"}, None, True)
+    except NoAnswer:
+        return
+    others = res.get("details", {}).get("sessions") or []
+    if others:
+        agents = sorted({str(d.get("agent") or "operator") for d in others})
+        sys.stderr.write(f"openclaw-tui: no sessions in scope {DEFAULT_AGENT!r}, but the host has {len(others)} in "
+                         f"other scopes ({', '.join(agents)}): pass --agent NAME to act as that agent, or "
+                         "--operator to see them all\n")
 
 
 def read_call(source: str) -> dict[str, Any]:
@@ -72,10 +97,11 @@ def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:
     return p.in_callers_directory(call, os.getcwd())
 
 
-def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, Any]:
-    """The call's result from the host on ``path`` (riding through its re-execs); raises NoAnswer."""
+def _request(path: Path, call: dict[str, Any], agent: str | None, operator: bool = False) -> dict[str, Any]:
+    """The call's result from the host on ``path`` (riding through its re-execs), in ``agent``'s scope or
+    as the operator; raises NoAnswer."""
     try:
-        return oneshot.tool_call(path, call, agent, CLIENT)
+        return oneshot.tool_call(path, call, agent, CLIENT, operator)
     except p.MessageTooLarge as exc:
         return failure(f"the call is too large: {exc}; send large input in several calls", "call-too-large")
     except oneshot.NotRunning as exc:

@@ -4,9 +4,10 @@ Its packages, bottom to top, each importing only those below it (an import-linte
 vocabulary and the cheap scans of raw output) and ``config`` (settings); ``procs`` (processes as the kernel
 shows them); ``containment`` (which processes are a session's, and ending them with proof); ``session`` (one
 supervised command and its parts, and the registry); ``launch`` (from an exec request to a supervised child),
-``journal`` (the durable record of sessions) and ``calls`` (a call and its result, the one shape on every
-surface); ``tools`` (``exec`` and ``process``); and ``host`` (the one object every surface talks to). Each
-package's docstring explains its layer.
+``journal`` (the durable record of sessions), ``calls`` (a call and its result, the one shape on every
+surface) and ``attention`` (telling the operator of sessions that need them: hooks, rules, mutes); ``tools``
+(``exec`` and ``process``); and ``host`` (the one object every surface talks to). Each package's docstring
+explains its layer.
 
 Nothing here imports Textual or Rich (import-linter and ``tests/test_architecture.py`` hold it), and nothing
 blocks the event loop a host serves every frontend from: what is slow runs in a thread (the journal's writer,

@@ -4,7 +4,7 @@ and drawing a session's screen for agents, both from the session's raw output.
 
 from __future__ import annotations
 
-from .ondemand import screen_text
+from .ondemand import last_line, screen_text
 from .replies import TerminalReplies
 from .source import ScreenSource
 
@@ -17,3 +17,6 @@ class Engine:
 
     def screen(self, session: ScreenSource) -> str:
         return screen_text(session)
+
+    def last_line(self, session: ScreenSource) -> str:
+        return last_line(session)

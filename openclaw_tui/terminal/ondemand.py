@@ -1,5 +1,6 @@
 """Screens built on demand from a session's raw ring, for when no view holds one: the host answering a
-cursor-position query, and an agent reading the screen of a full-screen program.
+cursor-position query, an agent reading the screen of a full-screen program, and the line a waiting
+program shows (its prompt).
 
 Nothing is kept: the screen is rebuilt from the ring with the catch-up a view uses (:mod:`.catchup`).
 """
@@ -12,6 +13,7 @@ from .sizes import feed_sized, rows_to_rebuild
 from .source import ScreenSource
 
 SCREEN_WINDOW = 256 * 1024  # output parsed for an agent's screen read
+PROMPT_WINDOW = 16 * 1024  # output parsed for the line a waiting program shows (its prompt sits at the end)
 
 
 def screen_at(source: ScreenSource, offset: int, window: int) -> TerminalScreen:
@@ -39,3 +41,9 @@ def screen_text(source: ScreenSource) -> str:
     which = "alternate screen (a full-screen program)" if screen.modes.alt_screen else "main screen"
     cursor = f"cursor at row {y + 1}, column {x + 1}" if screen.cursor_visible else "cursor hidden"
     return "\n".join(rows) + f"\n[screen {screen.cols}x{screen.rows}, {which}, {cursor}]"
+
+
+def last_line(source: ScreenSource) -> str:
+    """The last non-empty row of the session's screen now, stripped (a waiting program's prompt)."""
+    screen = screen_at(source, source.raw.end, PROMPT_WINDOW)
+    return next((row.strip() for row in reversed(screen.display()) if row.strip()), "")

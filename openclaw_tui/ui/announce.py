@@ -67,9 +67,9 @@ class Announcer:
                 continue
             self._answered.discard(sid)
             self._waiting[sid] = input_mark(s)
-            if typing_into is s or sid in self._expected:
+            if typing_into is s or sid in self._expected or s.muted:
                 self._expected.discard(sid)
-                continue  # the operator is typing into it, or asked for it: no news
+                continue  # the operator is typing into it, asked for it or muted it: no news
             why = " (a password prompt)" if s.waiting_reason == "password-prompt" else ""
             news.append((sid, f"{sid} ({s.name}){why}", False))
         if news:
@@ -81,6 +81,8 @@ class Announcer:
         self._waiting.pop(sid, None)
         self._answered.discard(sid)
         self._expected.discard(sid)
+        if details.get("muted"):
+            return
         how = end_words(bool(details.get("timedOut")), details.get("exitSignal"), details.get("exitCode"))
         failed = details["status"] == Status.FAILED or bool(details.get("exitCode"))
         self._merge(EXIT, [(sid, f"{sid} ({details['name']}) {details['status']}, {how}", failed)],

@@ -26,13 +26,14 @@ from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from .announce import Announcer
+from .bell import ring
 from .demo import start_demo, write_scripts
 from .dialogs import ApprovalQueue, NewCommandDialog, QuitDialog
 from .eventbridge import HostBridge
 from .footer import DashboardFooter
 from .header import SummaryHeader
 from .help import HelpDialog, app_bindings, keys_of
-from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostAttention, HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
 from .sessions.rows import counts
 from .sessions.terminal_view import TerminalView
@@ -84,6 +85,8 @@ class DashboardApp(App[int]):
         self._watchdog: threading.Timer | None = None
         self._leave: Any = None  # tells the host this operator is no longer there to answer approvals
         self.decided_from = {"via": "dashboard", "client": "openclaw-tui dashboard", "tty": terminal_name()}
+        self.rung: list[str] = []
+        """What the dashboard wrote to the terminal for the host's notifications (bell, OSC 9/777), newest last."""
 
     def compose(self) -> ComposeResult:
         yield SummaryHeader(attached_to=self.attached_to, id="header")
@@ -228,6 +231,16 @@ class DashboardApp(App[int]):
         self.notify(f"The host went away{why}: the sessions shown are no longer live, and actions fail. Quit "
                     f"({self.header.quit_key}) and run openclaw-tui again to start one.", title="Host gone",
                     severity="error", markup=False)
+
+    def on_host_attention(self, message: HostAttention) -> None:
+        """The host notified the operator: ring the terminal's bell and send a desktop notice (OSC 9, and
+        OSC 777 where the terminal takes it), unless ``[notify] bell = false``."""
+        if not message.notified.bell or self._quitting:
+            return
+        sequence = ring(str(message.notified.fields.get("text", "")), os.environ)
+        self.rung = [*self.rung[-9:], sequence]
+        if self._driver is not None and not self.is_headless:
+            self._driver.write(sequence)
 
     def on_session_exited(self, message: SessionExited) -> None:
         if not self.shown:

@@ -16,17 +16,18 @@ from openclaw_tui.core.session import (
     EventKind,
     LinkGone,
     LinkState,
+    Notified,
     OutputCoalescer,
     SessionState,
     Snapshot,
 )
 from openclaw_tui.remote.mirror import HostView
 
-from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
+from .messages import HostAttention, HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 
 _LIST_KINDS = frozenset({EventKind.SNAPSHOT, EventKind.ADDED, EventKind.BACKGROUNDED, EventKind.INPUT,
                          EventKind.REMOVED, EventKind.WAITING, EventKind.EXITED, EventKind.STARTED,
-                         *APPROVAL_KINDS})
+                         EventKind.MUTED, *APPROVAL_KINDS})
 
 
 class HostBridge:
@@ -66,6 +67,9 @@ class HostBridge:
                 return
         if event.kind == EventKind.OUTPUT and sid is not None:
             self.target.post_message(SessionOutput(sid))
+            return
+        if isinstance(payload, Notified):
+            self.target.post_message(HostAttention(payload))
             return
         if event.kind == EventKind.EXITED and sid is not None and isinstance(payload, SessionState):
             session = self.host.session(sid)

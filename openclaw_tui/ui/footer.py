@@ -16,7 +16,8 @@ HELP_ACTION = "toggle_help"
 
 # Actions whose keys leave the footer first when it is narrow, by action name (the keys are remappable).
 # Fit goes first: a terminal view too small for its PTY names the fit key on its own last row.
-DROP_ORDER = ("fit", "copy", "remove", "clear", "paste", "submit", "cycle_state", "toggle_log", "focus_filter")
+DROP_ORDER = ("fit", "copy", "toggle_mute", "remove", "clear", "paste", "submit", "cycle_state", "toggle_log",
+              "focus_filter")
 
 # FooterKey's own padding (``0 1`` around the key, ``0 1 0 0`` after the description) around its text.
 _KEY_PADDING = 3

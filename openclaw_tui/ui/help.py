@@ -33,6 +33,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "kill", "kill the selected session, after confirmation"),
         (Workspace, "clear", "clear a finished session from the list"),
         (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
+        (Workspace, "mute", "mute or unmute the selected session's notifications"),
     ]),
     ("Input to the selected session", [
         (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),

@@ -11,6 +11,8 @@ from typing import Any
 
 from textual.message import Message
 
+from openclaw_tui.core.session import Notified
+
 
 @dataclass
 class SessionsChanged(Message):
@@ -54,3 +56,11 @@ class HostLinkChanged(Message):
     link: str
     why: str = ""
     where: str = ""
+
+
+@dataclass
+class HostAttention(Message):
+    """The host notified the operator (``host-attention``): the batch's fields, ``text`` among them, and
+    whether to ring the terminal."""
+
+    notified: Notified

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.session import Event, EventKind
+from openclaw_tui.core.session import Event, EventKind, NodeDown
 
 from ..support.hosts import hosting
 from ..support.isolation import MARK
@@ -215,7 +215,7 @@ def _bridges() -> list[psutil.Process]:
 
 async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_again(host: ToolHost, rig: SshRig) -> None:
     heard: list[Event] = []
-    host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
+    host.subscribe(lambda e: heard.append(e) if e.kind in (EventKind.NOTIFICATION, EventKind.NODE_UNREACHABLE) else None)
     sid = await start_background(host.call, "sleep 300", host="node", node="a", agent="alice")
     go = rig.root / "release"
     held = await start_background(host.call, f"while [ ! -e {go} ]; do sleep 0.1; done; echo released",
@@ -228,6 +228,8 @@ async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_ag
     assert f"{sid}  node unreachable (last seen running)" in res["text"]
     assert listed(res)[sid]["status"] == "running"  # not ended: nobody knows it did
     assert "Connection refused" in res["text"] and "node a" in res["text"]
+    dropped = [e.payload for e in heard if isinstance(e.payload, NodeDown)]  # for the operator's notifications
+    assert dropped and dropped[0].node == "a" and "node a" in dropped[0].why, dropped
     res = await run(host, {"tool": "process", "action": "poll", "sessionId": sid})
     assert res["details"]["failureKind"] == "node-unreachable" and "node a" in res["text"], res
     assert f"-p {rig.port}" in res["text"]  # what was tried

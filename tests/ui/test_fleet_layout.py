@@ -40,7 +40,7 @@ def session(node: str | None, **kw: object) -> SimpleNamespace:
         "id": f"{node}/brisk-atlas" if node else "brisk-atlas", "name": "sleep 9", "command": "sleep 9",
         "agent": None, "node": node, "running": True, "status": "running", "waiting_for_input": True,
         "waiting_reason": None, "pty": False, "placement": "sandbox", "elevated": False, "exit": ExitRecord(),
-        "started_ms": 0, "runtime_ms": lambda: 1000, **kw})
+        "started_ms": 0, "runtime_ms": lambda: 1000, "prompt": "Continue? [y/N]", "muted": False, **kw})
 
 
 def test_the_node_filter_keeps_one_hosts_sessions_and_text_matches_the_node() -> None:

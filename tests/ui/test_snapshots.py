@@ -50,6 +50,7 @@ async def _prompt_session(pilot: Pilot[Any]) -> str:
                 "the session selected")
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
     await until(pilot, lambda: app.host.session(sid).waiting_for_input, "the session waiting")
+    await until(pilot, lambda: app.host.session(sid).prompt, "its prompt read (the list shows it)")
     await until(pilot, lambda: "1 waiting" in str(app.query_one("#header").render()), "the header count")
     notices = app.query_one(NoticeLine)
     await until(pilot, lambda: notices.current is not None and sid in notices.current.text, "the notice")

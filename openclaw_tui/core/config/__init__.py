@@ -35,6 +35,10 @@ rest of the configuration still loads.
 ``approvalTimeoutMs``, ``approvalRunningNoticeMs``, per agent too); their allowlist is a file of its own
 (``exec-approvals.json`` beside the config, ``default_approvals_file``), hidden from the sandbox, so that
 allowing a command for good never rewrites the TOML file.
+**Notifications** (``[notify]``, ``notifysettings``): the hooks through which the host tells the operator of a
+session that needs them (a shell ``command``, a ``webhook`` with its ``headers`` and body ``format``, the
+``desktop`` over D-Bus), which ``events`` reach them, the hooks' ``timeoutMs`` and whether an attached
+dashboard rings the terminal ``bell``. The rules and the hooks themselves are ``core.attention``'s.
 """
 
 from ..exports import lazy_exports
@@ -42,6 +46,11 @@ from ..exports import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .nodesettings import NodeSettings as NodeSettings
+    from .notifysettings import (
+        DEFAULT_EVENTS as DEFAULT_EVENTS,
+        EVENTS as EVENTS,
+        NotifySettings as NotifySettings,
+    )
     from .settings import (
         ASK_LEVELS as ASK_LEVELS,
         DEFAULT_MAX_OUTPUT as DEFAULT_MAX_OUTPUT,

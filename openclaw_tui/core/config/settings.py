@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .nodesettings import NodeSettings, parse_nodes
+from .notifysettings import NotifySettings, parse_notify
 
 DEFAULT_YIELD_MS = 10_000
 DEFAULT_TIMEOUT_SEC = 1800
@@ -119,6 +120,7 @@ class Settings:
     state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
     nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
     approvals_file: str = field(default_factory=lambda: default_approvals_file(os.environ))  # the allowlist
+    notify: NotifySettings = field(default_factory=NotifySettings)  # [notify]: word sent to the operator
 
     def __post_init__(self) -> None:  # typed whatever gave it (a handover's JSON gives a str)
         object.__setattr__(self, "containment", ContainmentMode(self.containment))
@@ -261,7 +263,7 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     elevated = bool(_table(tools, "elevated").get("enabled", False))
     return Settings(exec=base, process_allowed=process_allowed, elevated_allowed=elevated, agents=agents, source=source,
                     persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading),
-                    approvals_file=approvals_file)
+                    approvals_file=approvals_file, notify=parse_notify(_table(data, "notify"), _warn_loading))
 
 
 HOST_WIDE_KEYS = ("persist",)

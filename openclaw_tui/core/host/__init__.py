@@ -14,7 +14,10 @@ hear when a session starts or stops waiting. A host that serves a socket keeps i
 (``SessionHost.persist``, which the server calls when it binds): it journals them under the state directory,
 and a new host on the same socket, even after a crash, brings back what the journal holds before it runs any
 call. The ticker also watches the journal: when it stops saving (a full disk), watchers hear of it once
-(``host-journal``).
+(``host-journal``). The host tells the operator of what needs them through its ``Attention``
+(``core.attention``), a listener on its bus from ``start`` on; the ticker sets each waiting session's
+``prompt`` (its last screen line, masked) as it starts waiting, and the supervisor keeps the operator's
+mutes (``set_mute``), journaled and applied to every session as it is added or restored.
 
 **Supervisor.** ``exec`` and ``process`` are functions over this object, not over the host: it holds exactly
 what they need (the settings, the registry, the exit notices, the terminal engine, the nodes) and the two acts

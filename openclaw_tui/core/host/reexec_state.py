@@ -11,7 +11,8 @@ import time
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ..config import ExecSettings, NodeSettings, Settings
+from ..attention import Mutes
+from ..config import ExecSettings, NodeSettings, NotifySettings, Settings
 from ..containment import Child, SessionRun
 from ..journal import HeldRecord
 from ..session import Session
@@ -77,7 +78,7 @@ def capture(core: Supervisor) -> Handover:
     journaled = [s.id for s in core.registry if s.journal is not None] if core.journal.writing else []
     state = {"format": FORMAT, "settings": settings_to_json(core.settings), "issued": sorted(core.registry.issued),
              "sessions": entries, "notices": core.notices.to_json(), "containment": containment,
-             "journaled": journaled, "approvals": core.approvals.to_json()}
+             "journaled": journaled, "approvals": core.approvals.to_json(), "mutes": core.mutes.to_json()}
     return Handover(state, fds)
 
 
@@ -115,6 +116,7 @@ def restore(core: Supervisor, state: dict[str, Any]) -> list[Session]:
     for session_id in state["issued"]:
         core.registry.issued.add(session_id)
     core.notices.restore(state.get("notices", {}))
+    core.mutes = Mutes.from_json(state.get("mutes", {}))
     revived = []
     for entry in state["sessions"]:
         session = core.revived(entry["record"])
@@ -163,6 +165,10 @@ def settings_from_json(d: dict[str, Any]) -> Settings:
     known["exec"] = _exec(d.get("exec", {}))
     known["agents"] = {name: _exec(s) for name, s in d.get("agents", {}).items()}
     known["nodes"] = {name: NodeSettings(**_known(NodeSettings, n)) for name, n in d.get("nodes", {}).items()}
+    if "notify" in d:
+        notify: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in _known(NotifySettings, d["notify"]).items()}
+        known["notify"] = NotifySettings(**notify)
     return Settings(**known)
 
 

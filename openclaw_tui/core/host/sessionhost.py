@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from ..approvals import Refused
+from ..attention import Attention, Outcome, waiting_prompt
 from ..calls import ToolResult, calltext, failure, result, toolcall
 from ..config import Settings, load_settings
 from ..containment import Swept
@@ -70,6 +71,10 @@ class SessionHost:
         self._journal_told: JournalState | None = None
         self.generation = 0
         """How many times this host re-executed itself in place (see :meth:`handover`)."""
+        core = self.supervisor
+        self.attention = Attention(core.settings.notify, core.bus.publish, core.mutes.covers)
+        """Tells the operator of sessions that need them, by the rules and hooks of ``[notify]``."""
+        self._unhear: Callable[[], None] | None = None
 
     # -- lifecycle ------------------------------------------------------------------------------
     async def __aenter__(self) -> SessionHost:
@@ -82,6 +87,8 @@ class SessionHost:
     def start(self) -> None:
         """Begin: the waiting-for-input ticker, the login shell's PATH probe and (unless this host resumed
         after a re-exec: it swept when it first began) the sweep of what dead hosts left."""
+        if self._unhear is None:
+            self._unhear = self.supervisor.bus.subscribe(self.attention)
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick())
             settings = self.supervisor.settings
@@ -135,6 +142,9 @@ class SessionHost:
         await self.supervisor.end_all()
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._unhear is not None:
+            self._unhear()
+        await self.attention.close()
         if self.swept is not None:
             await asyncio.gather(self.swept, return_exceptions=True)
         await self.supervisor.close()
@@ -307,8 +317,43 @@ class SessionHost:
                 reason = None
                 if group is not None and session.child is not None and session.child.stdin_fd is not None:
                     reason = kernel_wait_reason(session.child.stdin_fd, members.get(group, []))
-                if session.update_waiting(reason):
+                changed = session.update_waiting(reason)
+                if session.waiting_for_input and session.prompt is None:  # a new spell (output clears it)
+                    session.prompt = self._prompt_of(session)
+                    changed = True
+                if changed:
                     self.supervisor.publish(EventKind.WAITING, session)
+
+    def _prompt_of(self, session: Session) -> str:
+        """What ``session`` waits at; a screen that cannot be read must not stop the waiting checks."""
+        terminal = self.supervisor.terminal
+        try:
+            return waiting_prompt(session, terminal.last_line if terminal is not None else None)
+        except Exception:  # noqa: BLE001  (a bug in reading the screen: no prompt, and say so)
+            log.exception("openclaw-tui: could not read the prompt of session %s", session.id)
+            return ""
+
+    # -- the operator's notifications -------------------------------------------------------------
+    async def mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> ToolResult:
+        """Mute (or unmute) one session, or every session of ``agent`` (now and later): no notification of
+        them reaches a hook or a dashboard's bell. Kept in the journal, so it outlives a restart. A failed
+        result names the problem (no such session, neither or both given)."""
+        if (session_id is None) == (agent is None):
+            return failure("name a session (sessionId) or an agent to mute, not both", "invalid-params")
+        if self.restored is not None and not self.restored.done():
+            await asyncio.wait([self.restored])
+        if session_id is not None and self.session(session_id) is None:
+            return failure(f"no session {session_id!r} (openclaw-tui ls lists them)", "unknown-session")
+        touched = self.supervisor.set_mute(muted, session_id, agent)
+        count = f"{len(touched)} session{'' if len(touched) == 1 else 's'} now"
+        what = f"session {session_id}" if session_id is not None else f"agent {agent!r} ({count})"
+        return result(f"{'Muted' if muted else 'Unmuted'} {what}.", Status.COMPLETED, muted=muted,
+                      sessionId=session_id, agent=agent, sessions=[s.id for s in touched],
+                      mutes=self.supervisor.mutes.to_json())
+
+    async def notify_test(self) -> list[Outcome]:
+        """A test notification through every configured hook, and how each delivery went."""
+        return await self.attention.test()
 
     def _journal_check(self) -> None:
         """Tell watchers (and the log) once when the journal's state changed: a disk that filled up."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..approvals import Approvals
+from ..attention import Mutes
 from ..config import ExecSettings, Settings
 from ..containment import Containment, Swept
 from ..journal import (
@@ -65,6 +66,8 @@ class Supervisor:
         self.bus = EventBus(self._snapshot)
         self.registry = Registry(on_removed=self._removed)
         self.notices = Notices()
+        self.mutes = Mutes()
+        """The operator's mutes: no notification of these sessions and agents (kept in the journal)."""
         self.containment = Containment(settings.containment, settings.state_dir, settings.exec.kill_grace_s)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.journal = Journal.disabled()
@@ -98,8 +101,10 @@ class Supervisor:
         return session
 
     def _new(self, command: str, agent: str | None, cwd: str, pty: bool, settings: ExecSettings) -> Session:
-        return Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
-                       self._on_session_change, self.terminal.replier if self.terminal is not None else None)
+        session = Session(self.registry.new_id(), command, derive_name(command), agent, cwd, pty, settings,
+                          self._on_session_change, self.terminal.replier if self.terminal is not None else None)
+        session.muted = self.mutes.covers(session.id, agent)
+        return session
 
     def supervise(self, session: Session, timeout_s: float) -> None:
         """Watch a launched session until it ends (:meth:`finish`)."""
@@ -176,6 +181,8 @@ class Supervisor:
 
     def _removed(self, session: Session) -> None:
         self.notices.forget(session.id)
+        if self.mutes.forget(session.id):
+            self.journal.mutes(self.mutes.to_json())
         if session.journal is not None:
             self.journal.forget(session.id)
         self.publish(EventKind.REMOVED, session)
@@ -203,6 +210,8 @@ class Supervisor:
         for session_id in found.issued:
             self.registry.issued.add(session_id)
         decisions.recovered(self, found.approvals)
+        if found.mutes:  # the journal's are the newest (a re-exec wrote them down before it handed over)
+            self.mutes = Mutes.from_json(found.mutes)
         done = Restored()
         now = now_ms()
         for old in sorted(found.sessions.values(), key=lambda r: r.meta.get("order", 0)):
@@ -222,6 +231,7 @@ class Supervisor:
         for session in self.registry:  # running here but never journaled (adopted before a journal existed)
             if session.backgrounded and session.running:
                 self.record(session)
+            session.muted = self.mutes.covers(session.id, session.agent)
         return done
 
     def release_held_records(self) -> None:
@@ -249,8 +259,24 @@ class Supervisor:
             if owed is not None:
                 self.notices.add(owed)
             done.finished += 1
+        session.muted = self.mutes.covers(session.id, session.agent)
         self.registry.restore(session, ttl_left_s)
         self.publish(EventKind.ADDED, session)
+        if died:  # its end is news now, to whoever listens (the operator's notifications)
+            self.publish(EventKind.EXITED, session)
+
+    # -- the operator's mutes -------------------------------------------------------------------------
+    def set_mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> list[Session]:
+        """Mute (or unmute) a session or an agent: recorded in the journal, and each session it covers
+        now published (``session-muted``); returns those sessions."""
+        if self.mutes.set(muted, session_id, agent):
+            self.journal.mutes(self.mutes.to_json())
+        for session in self.registry:
+            now = self.mutes.covers(session.id, session.agent)
+            if now != session.muted:
+                session.muted = now
+                self.publish(EventKind.MUTED, session)
+        return [s for s in self.registry if s.id == session_id or (session_id is None and s.agent == agent)]
 
     def _told(self, session_id: str) -> None:
         session = self.registry.get(session_id, None)

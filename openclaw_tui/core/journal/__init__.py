@@ -34,6 +34,7 @@ While running, from the loop (each call returns at once)::
     sj.exit({...})                                     # Session.record_exit: the exit record, duration,
                                                        # last output time, the notice queued for it
     journal.forget(sid)                                # Registry.drop: cleared, removed, expired, evicted
+    journal.mutes({"sessions": [...], "agents": [...]})  # the operator muted or unmuted (written at once)
     journal.problem                                    # shown in the log, a list note and the header
 
 At exit: ``await asyncio.to_thread(journal.close)`` (writes and fsyncs what is waiting). ``flush()`` waits
@@ -74,7 +75,8 @@ room to append before the next compaction.
 **Files** (``disk``). Layout: ``<state>/journal/lock`` (held with ``flock`` while a host uses the directory,
 so a second host cannot read live files as if their host had died), ``<state>/journal/issued.jnl``,
 ``<state>/journal/approvals.jnl`` (every approval request and decision: the operator's audit trail, bounded to
-its newest records) and ``<state>/journal/sessions/<id>.jnl``; a named journal (a host's, named after its socket) has the same under
+its newest records), ``<state>/journal/sessions/<id>.jnl``, and ``<state>/journal/mutes.jnl``, the operator's
+mutes (``mutefile``: one record, the file replaced whole on each change); a named journal (a host's, named after its socket) has the same under
 ``<state>/journal/<name>/``. Directories are private (0700) and files 0600: the records hold what commands
 printed. Everything in ``disk`` runs on the writer thread, or on the caller's thread at load time with the
 writer held off, and raises ``OSError`` for the caller to turn into a degraded journal. Appends reach the

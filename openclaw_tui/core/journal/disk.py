@@ -11,6 +11,7 @@ import fcntl
 import os
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import records as rec
@@ -203,15 +204,7 @@ class Disk:
             return
         snap = snapshot(s)
         tmp = f.path + ".tmp"
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            self._write(fd, snap)
-            self._fsync(fd)
-        except OSError:
-            os.close(fd)
-            unlink(tmp)
-            raise
-        os.close(fd)
+        write_new(tmp, snap, self._write, self._fsync)
         self._close_fd(session_id)
         os.replace(tmp, f.path)
         self._sync_dir()
@@ -321,6 +314,25 @@ def _read(path: str) -> bytes:
             return fh.read()
     except FileNotFoundError:
         return b""
+def write_new(path: str, data: bytes, write: Callable[[int, bytes], None] | None = None,
+              fsync: Callable[[int], None] = os.fsync) -> None:
+    """A new private file at ``path`` holding ``data``, fsynced (the step before a rename over the old one);
+    nothing of it is left when that fails."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        (write or _write_all)(fd, data)
+        fsync(fd)
+    except OSError:
+        os.close(fd)
+        unlink(path)
+        raise
+    os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def unlink(path: str) -> None:

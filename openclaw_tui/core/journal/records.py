@@ -26,6 +26,7 @@ INPUT_REPLACE = b"J"  # an input record that replaces the previous one (keystrok
 EXIT = b"X"  # how the session ended
 IDS = b"N"  # issued ids, newline-separated (the ids file)
 APPROVAL = b"A"  # an approval request or its decision, as JSON (the approvals file)
+MUTES = b"U"  # the operator's mutes, {"sessions": [...], "agents": [...]} (the mutes file)
 
 _OFFSET = struct.Struct("<Q")
 _SIZE = struct.Struct("<QHH")

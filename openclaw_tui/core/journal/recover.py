@@ -8,6 +8,7 @@ from typing import Any
 
 from . import records as rec
 from .disk import SUFFIX, Disk, SessionFile, file_name, unlink
+from .mutefile import read_mutes
 from .replay import RecoveredSession, replay
 
 
@@ -21,12 +22,16 @@ class Recovered:
     issued: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     approvals: list[dict[str, Any]] = field(default_factory=list)
+    mutes: dict[str, Any] = field(default_factory=dict)
+    """The operator's mutes (``Mutes.to_json`` of ``core.attention``), as last recorded."""
+
 
 
 def load(disk: Disk, skip: set[str]) -> Recovered:
     """Every session file not in ``skip`` (sessions this process already writes), repaired: a torn
     last record is cut off, a damaged tail is cut off and reported, a file that is not a journal is
-    renamed ``*.corrupt`` and reported. Sessions are registered for budgets and eviction."""
+    renamed ``*.corrupt`` and reported. Sessions are registered for budgets and eviction. The mutes are
+    read too."""
     out = Recovered()
     skip_names = {file_name(sid) for sid in skip}
     for name in sorted(os.listdir(disk.dir)):
@@ -37,6 +42,9 @@ def load(disk: Disk, skip: set[str]) -> Recovered:
             _load_session(disk, path, name, out)
     out.issued = _load_ids(disk, out)
     out.approvals = _load_approvals(disk, out)
+    out.mutes, problem = read_mutes(disk.root)
+    if problem:
+        out.problems.append(problem)
     for sid in disk.evict():
         out.sessions.pop(sid, None)
     return out

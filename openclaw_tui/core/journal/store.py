@@ -11,6 +11,7 @@ from typing import Any
 from .batch import Batch
 from .disk import Busy, Disk
 from .limits import Caps, Limits
+from .mutefile import write_mutes
 from .recover import Recovered, load
 from .sessionjournal import SessionJournal
 
@@ -33,6 +34,7 @@ class Journal:
         self._ids: list[str] = []
         self._approvals: list[bytes] = []
         self._forgets: list[str] = []
+        self._mutes: dict[str, Any] | None = None  # to write, when they changed
         self._urgent = self._closing = False
         self._held = 0
         self._asked = self._done = 0
@@ -85,6 +87,13 @@ class Journal:
             payload = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
             with self.lock:
                 self._approvals.append(payload)
+                self._notify(urgent=True)
+
+    def mutes(self, mutes: dict[str, Any]) -> None:
+        """Record the operator's mutes as they are now (written at once, replacing the last)."""
+        if self.writing:
+            with self.lock:
+                self._mutes = mutes
                 self._notify(urgent=True)
 
     def forget(self, session_id: str) -> None:
@@ -198,7 +207,8 @@ class Journal:
             with self.lock:
                 while not (self._closing or self._urgent or (self._dirty or self._ids or self._forgets or
                                                               self._approvals) and time.monotonic() >= next_at):
-                    pending = self._dirty or self._ids or self._forgets or self._approvals
+                    pending = (self._dirty or self._ids or self._forgets or self._approvals
+                               or self._mutes is not None)
                     self._wake.wait(max(0.0, next_at - time.monotonic()) if pending else None)
                 batches = [(sj.id, sj.caps, sj.take()) for sj in self._dirty.values()]
                 self._dirty.clear()
@@ -206,11 +216,12 @@ class Journal:
                 ids, self._ids = self._ids, []
                 approvals, self._approvals = self._approvals, []
                 forgets, self._forgets = self._forgets, []
+                mutes, self._mutes = self._mutes, None
                 asked, closing, self._urgent = self._asked, self._closing, False
             started = time.monotonic()
             before = self._disk.stats.bytes_written
             if self.writing:
-                self._write_round(self._disk, batches, ids, forgets, approvals)
+                self._write_round(self._disk, batches, ids, forgets, approvals, mutes)
             with self.lock:
                 self._done = asked
                 self._wake.notify_all()
@@ -220,10 +231,12 @@ class Journal:
             next_at = started + max(self.limits.flush_interval, written / rate if rate > 0 else 0.0)
 
     def _write_round(self, disk: Disk, batches: list[tuple[str, Caps, Batch]], ids: list[str],
-                     forgets: list[str], approvals: list[bytes]) -> None:
+                     forgets: list[str], approvals: list[bytes], mutes: dict[str, Any] | None) -> None:
         try:
             with self._disk_lock:
                 evicted = disk.write_round(batches, ids, forgets, approvals)
+                if mutes is not None:
+                    write_mutes(disk.root, mutes)
         except OSError as e:
             where = e.filename or disk.root
             self.degrade(f"journal stopped: {e.strerror or e} ({where}); sessions are kept in memory only")

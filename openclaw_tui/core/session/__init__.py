@@ -137,6 +137,8 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         LinkGone as LinkGone,
         LinkState as LinkState,
         Listener as Listener,
+        NodeDown as NodeDown,
+        Notified as Notified,
         OutputCoalescer as OutputCoalescer,
         Payload as Payload,
         SessionState as SessionState,

@@ -7,7 +7,9 @@ batch.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
+TIME_MARK_MS = 1000  # output times are known to this precision (``logs --since``)
+TIME_MARKS = 4096  # marks kept: an hour of output that never pauses, far more with pauses
 
 
 def now_ms() -> int:
@@ -47,6 +51,7 @@ class OutputCapture:
         self.last_ms: int | None = None
         """Wall-clock time of the newest output (None before the first)."""
         self._last_mono = time.monotonic()
+        self._times: deque[tuple[int, int, int]] = deque(maxlen=TIME_MARKS)  # (ms, chars, raw offset) before
         self.journal: SessionRecord | None = None
         """The session's journal record, once it is journaled (see ``Session.keep_record``)."""
 
@@ -54,6 +59,9 @@ class OutputCapture:
         """Raw bytes from the child (``stream`` is stdout or stderr), on the loop."""
         if self.journal is not None:
             self.journal.raw(self.raw.end, data)
+        now = now_ms()
+        if not self._times or now - self._times[-1][0] >= TIME_MARK_MS:
+            self._times.append((now, self._text.total_chars, self.raw.end))
         self.raw.append(data)
         if not self._backlog:
             asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
@@ -61,7 +69,7 @@ class OutputCapture:
         self._backlog_size += len(data)
         if self._backlog_size > BACKLOG_MAX:  # a pipe can outrun the timer by far: bound the memory
             self._convert_backlog()
-        self.last_ms = now_ms()
+        self.last_ms = now
         self._last_mono = time.monotonic()
 
     @property
@@ -76,6 +84,20 @@ class OutputCapture:
         if self.journal is not None and self.raw.size != (cols, rows):
             self.journal.size(self.raw.end, cols, rows)
         self.raw.resize(cols, rows)
+
+    def since_time(self, ms: int) -> tuple[int, int]:
+        """Where the output from wall-clock time ``ms`` on starts, as (characters of text, raw offset)
+        before it: early by at most ``TIME_MARK_MS`` of output, never late (0, 0 when nothing older is known)."""
+        if self.last_ms is not None and ms > self.last_ms:  # nothing came since
+            return self.text.total_chars, self.raw.end
+        at = bisect.bisect_right([m[0] for m in self._times], ms) - 1
+        if at < 0:
+            return 0, 0
+        if ms >= self._times[at][0] + TIME_MARK_MS:  # what came after that mark came within the second after
+            at += 1  # it (later output made the next mark), so before ``ms``: start at the next one
+            if at == len(self._times):
+                return self.text.total_chars, self.raw.end
+        return self._times[at][1], self._times[at][2]
 
     def idle_ms(self) -> int:
         """Milliseconds since the newest output (or since the capture began)."""

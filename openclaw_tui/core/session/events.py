@@ -34,6 +34,9 @@ class EventKind(StrEnum):
     JOURNAL = "host-journal"  # JournalState: whether sessions are saved to disk changed
     HOST_GONE = "host-gone"  # LinkGone: a mirror's host (attach) went away for good
     HOST_LINK = "host-link"  # LinkState: a mirror's link to its host changed
+    MUTED = "session-muted"  # SessionState: the operator muted or unmuted it (its details say which)
+    ATTENTION = "host-attention"  # Notified: the host notified the operator (``core/attention``)
+    NODE_UNREACHABLE = "node-unreachable"  # NodeDown: a node's link dropped
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,39 @@ class Snapshot:
                    tuple(approvals) if isinstance(approvals, list) else None)
 
 
+@dataclass(frozen=True)
+class Notified:
+    """A notification the host sent the operator (``core/attention``): its fields as the hooks got them
+    (``event``, ``text``, ``count``, ``merged``…), and whether an attached dashboard rings the terminal."""
+
+    fields: dict[str, Any]
+    bell: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.fields, "bell": self.bell}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Notified:
+        return cls({k: v for k, v in d.items() if k != "bell"}, bool(d.get("bell", True)))
+
+
+@dataclass(frozen=True)
+class NodeDown:
+    """A node's link dropped: which node, and why it does not answer."""
+
+    node: str
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"node": self.node, "why": self.why}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> NodeDown:
+        return cls(str(d["node"]), str(d.get("why") or ""))
+
+
 Payload = Snapshot | SessionState | NewOutput | ExitNotice | JournalState | LinkState | LinkGone | ApprovalState
+           | Notified | NodeDown
 
 PAYLOADS: dict[EventKind, type[Payload]] = {
     EventKind.SNAPSHOT: Snapshot,
@@ -208,6 +243,9 @@ PAYLOADS: dict[EventKind, type[Payload]] = {
     EventKind.JOURNAL: JournalState,
     EventKind.HOST_GONE: LinkGone,
     EventKind.HOST_LINK: LinkState,
+    EventKind.MUTED: SessionState,
+    EventKind.ATTENTION: Notified,
+    EventKind.NODE_UNREACHABLE: NodeDown,
 }
 """The payload each kind carries."""
 

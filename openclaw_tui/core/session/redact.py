@@ -101,6 +101,7 @@ def _url(m: re.Match[str]) -> str:
     return m.group(0)
 
 
-def masked(command: str) -> str:
-    """A whole command as everyone may see it (an approval request's, in the dashboard's queue)."""
-    return redact(command)
+def masked(text: str) -> str:
+    """``text`` as anyone may see it (:func:`redact`), under a name other packages can import: the package's
+    face cannot offer a function named like its module."""
+    return redact(text)

@@ -85,6 +85,8 @@ class Session:
         # answers a PTY program's terminal queries (the host's terminal engine makes it for this session)
         self.replier: Replier | None = replier(self) if pty and replier is not None else None
         self.waiting_reason: str | None = None  # the kernel's evidence that it waits (see update_waiting)
+        self.prompt: str | None = None  # what it waits at: its last screen line, masked (the host sets it)
+        self.muted = False  # the operator asked for no notifications of it (the host keeps the mutes)
         self._waiting_told: tuple[bool, str | None] = (False, None)  # the verdict the last check reported
         self.done = asyncio.Event()
         self._raw_listeners: list[Callable[[], None]] = []
@@ -136,6 +138,7 @@ class Session:
                 for back, query in self.queries.feed(data):
                     self.write_reply(self.replier(self.raw.end - back, query))
         self.waiting_reason = None  # output: the program is working again; the next check looks anew
+        self.prompt = None
         for listener in list(self._raw_listeners):
             listener()
 
@@ -281,6 +284,8 @@ class Session:
             "stdinWritable": self.stdin_writable,
             "waitingForInput": self.waiting_for_input,
             "waitingReason": self.waiting_reason,
+            "prompt": self.prompt if self.waiting_for_input else None,
+            "muted": self.muted,
             "idleMs": self.idle_ms(),
             "lastOutputAt": iso(self.capture.last_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,

@@ -68,7 +68,10 @@ already returned how it ended (or is waiting on the session as it ends, so it wi
 otherwise repeat it), or for an empty successful run unless ``notifyOnExitEmptySuccess`` asks for those too.
 The operator's own sessions get no queue (the operator sees exits as dashboard toasts, from the event stream),
 and an agent's queue keeps only its newest ``QUEUE_MAX`` notices, so an agent that never calls again cannot
-grow the host's memory. What the rules need to know (which ends a result already told, which sessions a timed
+grow the host's memory. A notice is its agent's: only that agent's own poll or log of the ended session, its
+own kill, or its next result carrying the notice spends it. The operator's poll, log, screen, clear or remove
+(and the dashboard's view) leave it queued, and so do ``clear`` and TTL expiry, as upstream keeps an unpolled
+completion deliverable after finished-session cleanup. What the rules need to know (which ends a result already told, which sessions a timed
 poll is waiting on) is kept by session id, and forgotten with the session. ``on_told`` hears when an agent
 learns how a session ended (a result said so, or it took the notice), so the journal can record it: a notice
 still owed when the host dies is queued again by the next host, one already told is not.

@@ -35,7 +35,8 @@ class Notices:
         self.on_told: Callable[[str], None] = lambda session_id: None
 
     def reported(self, session_id: str) -> None:
-        """A result (a poll, a kill) told the agent how the session ended: no notice repeats it."""
+        """A result of the session's own agent (its poll or log of the ended session, its kill) told it how
+        the session ended: no notice repeats it. Nothing the operator does counts: a notice is its agent's."""
         self._reported.add(session_id)
         self.discard(session_id)
         self.on_told(session_id)
@@ -57,9 +58,10 @@ class Notices:
         return self._awaited[session_id] > 0
 
     def forget(self, session_id: str) -> None:
-        """The session is gone from the host: nothing about it is kept."""
+        """The session is gone from the host (cleared, removed, expired, evicted). A notice still queued
+        stays queued: its agent was never told, and the end is theirs to learn (as upstream keeps an
+        unpolled completion deliverable after finished-session cleanup)."""
         self._reported.discard(session_id)
-        self.discard(session_id)
 
     def on_exit(self, session: Session) -> ExitNotice | None:
         """Queue a notice if the rules call for one; returns it (for the event stream) or None."""

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..calls import ToolResult, failure, refused
-from ..session import Event, EventKind, ExitNotice
+from ..session import Event, EventKind, ExitNotice, NodeDown
 from .exitnotices import Notices
 from .models import ExecParams, ProcessParams
 
@@ -72,6 +72,10 @@ class NoticeRelay:
 
     def forget(self, session_id: str) -> None:
         self._notices.discard(session_id)
+
+    def unreachable(self, node: str, why: str) -> None:
+        """A node's connection dropped: published (``node-unreachable``) for the operator's notifications."""
+        self._publish(Event(EventKind.NODE_UNREACHABLE, None, NodeDown(node, why)))
 
 
 def split_id(session_id: str | None) -> tuple[str | None, str | None]:

@@ -183,7 +183,7 @@ async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
         if hint:
             parts.append(hint)
     else:
-        core.notices.reported(s.id)
+        _told_if_own(core, s, agent)
         parts.append(_status_line(s))
     return result("\n".join(parts), s.status, newOutputChars=len(text), droppedChars=dropped, **_without_status(details))
 
@@ -215,6 +215,11 @@ def _pending_poll(core: ToolCore, s: Session, p: ProcessParams) -> ToolResult:
     details.update(retryInMs=retry, expiresAtMs=approval.get("expiresAtMs"),
                    operatorAttached=core.approvals.approvers > 0)
     return result("\n".join(parts), Status.APPROVAL_PENDING, newOutputChars=0, droppedChars=0, **_without_status(details))
+def _told_if_own(core: ToolCore, s: Session, agent: str | None) -> None:
+    """The session's own agent has just read how it ended: its exit notice is spent. The operator's look
+    (or anyone else's) leaves the notice to its agent."""
+    if agent is not None and agent == s.agent and not s.running:
+        core.notices.reported(s.id)
 
 
 def _without_status(d: dict[str, Any]) -> dict[str, Any]:
@@ -250,6 +255,7 @@ async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -
     waiting = input_hint(s, details)
     if waiting:
         parts.append(waiting)
+    _told_if_own(core, s, agent)
     details.update(
         offset=start,
         lines=end - start,
@@ -304,7 +310,7 @@ async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
     if not s.running:
         return failure(f"session {s.id} already ended ({s.exit.words()}); use clear to drop it", "not-running", sessionId=s.id)
     await _end(s, agent)
-    core.notices.reported(s.id)
+    _told_if_own(core, s, agent)
     text = f"Killed session {s.id} ({s.exit.words()})."
     if s.exit.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "

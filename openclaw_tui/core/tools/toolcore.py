@@ -31,6 +31,10 @@ class TerminalEngine(Protocol):
         """``session``'s screen now, as text."""
         ...
 
+    def last_line(self, session: Session) -> str:
+        """The last non-empty row of ``session``'s screen now (what a waiting program asks)."""
+        ...
+
 
 class ToolCore(Protocol):
     """The sessions as the tools see them."""

@@ -83,6 +83,7 @@ class RemoteSession:
         self.placement = d.get("host", Placement.GATEWAY)
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
+        self.prompt, self.muted = d.get("prompt"), bool(d.get("muted"))
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -284,6 +285,18 @@ class RemoteHost:
             return await client.call(call if isinstance(call, str) else dict(call), agent=agent)
         except ConnectionError as exc:
             return failure(f"the host is gone: {exc}", "host-gone")
+
+    async def mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """The host's ``notify.mute``."""
+        params = {"muted": muted, **({"sessionId": session_id} if session_id is not None else {}),
+                  **({"agent": agent} if agent is not None else {})}
+        try:
+            answer: dict[str, Any] = await (await self.link.ready()).request("notify.mute", params)
+        except p.RemoteError as exc:
+            return failure(f"the host refused to mute: {exc}", "refused")
+        except ConnectionError as exc:
+            return failure(f"the host is gone: {exc}", "host-gone")
+        return answer
 
     async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
         """Input through the host's one input path (``session.input``), refused with the host's words."""

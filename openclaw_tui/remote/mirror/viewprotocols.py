@@ -64,6 +64,12 @@ class SessionView(RawSource, Protocol):
     @property
     def waiting_reason(self) -> str | None: ...
     @property
+    def prompt(self) -> str | None:
+        """What a waiting session asks: its last screen line, masked (None unless it waits)."""
+    @property
+    def muted(self) -> bool:
+        """The operator muted it (or its agent): no notification of it."""
+    @property
     def output(self) -> Output: ...
     @property
     def inputs(self) -> InputLog: ...
@@ -105,6 +111,11 @@ class HostView(Protocol):
     def send_input_now(self, session_id: str, data: bytes, source: str, action: str) -> InputSent | None:
         """The same input sent at once if nothing has to wait, sparing a keystroke a turn of the event loop;
         None, with nothing sent, when it must go by :meth:`send_input`."""
+        ...
+
+    async def mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """Mute (or unmute) a session or an agent's sessions: the host's notifications leave them out; the
+        result is a tool result (``failed`` naming the problem)."""
         ...
 
     @property

@@ -249,6 +249,19 @@ class FleetHost:
             return node, {**call, "sessionId": bare}
         return None
 
+    async def mute(self, muted: bool, session_id: str | None = None, agent: str | None = None) -> dict[str, Any]:
+        """A node's session is muted on its node's host, whose notifications they are; an agent everywhere."""
+        node, bare = self._node_of(session_id)
+        if node is not None:
+            if not node.reachable or node.mirror is None:
+                return failure(_unreachable(node), "node-unreachable", node=node.name)
+            return await node.mirror.mute(muted, bare)
+        if session_id is None:
+            for each in self.nodes.values():
+                if each.reachable and each.mirror is not None:
+                    await each.mirror.mute(muted, agent=agent)
+        return await self.local.mute(muted, session_id, agent)
+
     async def send_input(self, session_id: str, data: bytes, source: str, action: str) -> InputSent:
         node, bare = self._node_of(session_id)
         if node is None:

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import Event, Listener
+from openclaw_tui.core.session import Event, EventKind, Listener, NodeDown
 
 from ..mirror import RemoteHost, subscribe
 from ..wire import HostClient, ReconnectBackoff, protocol as p
@@ -128,6 +128,7 @@ class NodeLink:
         await mirror.close()  # its sessions stay, as last seen
         await ssh.close()
         self.problem = ssh.dropped()  # now with how ssh ended and its last word
+        self._on_event(self, Event(EventKind.NODE_UNREACHABLE, None, NodeDown(self.name, self.problem or "")))
         self._spawn(self._reconnect())
 
     async def _reconnect(self) -> None:

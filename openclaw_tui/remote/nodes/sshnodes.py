@@ -15,7 +15,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import Event, ExitNotice, Status
+from openclaw_tui.core.session import Event, ExitNotice, NodeDown, Status
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -24,7 +24,7 @@ from .ssh import NodeUnreachable
 
 LIST_WAIT_S = 5.0  # how long list waits for a node that is still connecting
 TOLD_KEEP = 4096  # ids remembered per node host; a node queues at most 100 notices per agent
-ENDING_ACTIONS = ("poll", "kill", "remove")
+ENDING_ACTIONS = ("poll", "log", "kill", "remove")
 LIST = {"tool": "process", "action": "list"}
 
 
@@ -53,7 +53,7 @@ class SshNodes:
         except ConnectionError:
             return failure(f"node {node}: the connection dropped during the call, so its outcome is unknown; "
                            "use list or poll once the node answers again", "node-unreachable", node=node)
-        return self._adopt(link, pid, res, call)
+        return self._adopt(link, pid, res, call, agent)
 
     async def listing(self, agent: str | None) -> list[NodeListing]:
         return list(await asyncio.gather(*(self._listing(link, agent) for link in self.links.values())))
@@ -75,19 +75,23 @@ class SshNodes:
         await asyncio.gather(*(link.close() for link in self.links.values()), return_exceptions=True)
 
     # -- results in this host's terms ----------------------------------------------------------
-    def _adopt(self, link: NodeLink, pid: int | None, res: ToolResult, call: dict[str, Any]) -> ToolResult:
+    def _adopt(self, link: NodeLink, pid: int | None, res: ToolResult, call: dict[str, Any],
+               agent: str | None) -> ToolResult:
         node = link.name
         for notice in in_node_terms(res, node, call):
             self._take_notice(node, pid, notice)
         details = res["details"]
-        if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != Status.RUNNING:
-            self._mark_told(node, pid, call["sessionId"])  # the agent has just read how it ended
+        if (agent is not None and call.get("action") in ENDING_ACTIONS and "failureKind" not in details
+                and details["status"] != Status.RUNNING):
+            self._mark_told(node, pid, call["sessionId"])  # its agent has just read how it ended (not the operator)
             self._relay.forget(join_id(node, call["sessionId"]))
         return res
 
     def _on_event(self, link: NodeLink, event: Event) -> None:
         if isinstance(event.payload, ExitNotice) and event.payload.session_id:
             self._take_notice(link.name, link.host_pid, event.payload.to_json())
+        elif isinstance(event.payload, NodeDown) and event.session_id is None and event.payload.node == link.name:
+            self._relay.unreachable(link.name, event.payload.why)
 
     def _take_notice(self, node: str, pid: int | None, notice: dict[str, Any]) -> None:
         bare = notice["sessionId"]

@@ -26,8 +26,9 @@ from openclaw_tui.core.version import __version__
 from ..wire import SocketPathError, check_length, ensure_private_dir, protocol as p
 from . import rpcparams as check
 from .approvalcalls import approvals_decide, approvals_history, approvals_list
-from .callers import CallerRefused, Confinement, confinement, peer_pid
+from .callers import CONFINED, CallerRefused, Confinement, confinement, peer_pid
 from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, take_lock
+from .operatorcalls import notify_mute, notify_test, refused
 
 __all__ = ["AlreadyServing", "HostServer"]
 
@@ -293,9 +294,13 @@ class _Connection:
                                            "program; only `openclaw-tui serve` can")
         return await self.reexec()
 
-    async def m_call(self, call: Any, agent: str | None = None) -> dict[str, Any]:
+    async def m_call(self, call: Any, agent: str | None = None, operator: Any = False) -> dict[str, Any]:
         if agent is not None:
             check.text("agent", agent)
+        if not isinstance(operator, bool) or (operator and agent is not None):
+            raise check.invalid("operator must be true or false, and with operator no agent is named")
+        if operator and (no := refused(self.confined)) is not None:
+            return no
         try:  # the protocol's call is an object: a string is not decoded again
             call = toolcall.as_object(call)
         except toolcall.BadCall as exc:
@@ -306,7 +311,12 @@ class _Connection:
             return failure(f"refused: this connection comes from {exc}", "caller-confined")
         return await self.host.call(call, agent=agent)
 
-    async def m_events_subscribe(self, approver: bool = False) -> dict[str, Any]:
+    async def m_events_subscribe(self, approver: bool = False, operator: Any = False) -> dict[str, Any]:
+        if not isinstance(operator, bool):
+            raise check.invalid("operator must be true or false")
+        if operator and self.confined is not None:
+            raise p.RemoteError(CONFINED, f"refused (caller-confined): this connection comes from a process inside "
+                                          f"session {self.confined.session_id}; only the operator watches every session")
         self._scope()
         if not isinstance(approver, bool):
             raise check.invalid(f"approver must be true or false (got {calltext.shown(approver)})")
@@ -366,6 +376,12 @@ class _Connection:
             sub.stop()
         return {}
 
+    async def m_notify_mute(self, muted: Any, sessionId: Any = None, agent: Any = None) -> dict[str, Any]:
+        return await notify_mute(self.host, self.confined, muted, sessionId, agent)
+
+    async def m_notify_test(self) -> dict[str, Any]:
+        return await notify_test(self.host, self.confined)
+
     async def m_session_input(self, sessionId: str, data: str, source: str = "operator", action: str = "type") -> dict[str, Any]:
         session = self._session(sessionId)
         payload = check.base64_bytes("data", data)
@@ -383,14 +399,17 @@ class _Connection:
         session.resize(check.side("cols", cols), check.side("rows", rows))
         return {}
 
-    async def m_session_output(self, sessionId: str, since: int | None = None) -> dict[str, Any]:
+    async def m_session_output(self, sessionId: str, since: int | None = None,
+                               after: int | None = None) -> dict[str, Any]:
         """Retained output and input history; with ``since`` (a previous ``totalChars``), only what is new
-        when it is all still retained."""
+        when it is all still retained; with ``after`` (a wall-clock time in ms), what came from then on."""
         session = self._session(sessionId)
         if since is not None:
             check.offset("since", since)
         out = session.output
-        base = {"totalChars": out.total_chars, "inputs": session.inputs.to_json()}
+        base = {"totalChars": out.total_chars, "inputs": session.inputs.to_json(), "rawEnd": session.raw.end}
+        if after is not None:
+            since, base["rawFrom"] = session.capture.since_time(check.offset("after", after))
         new = out.since(since) if since is not None else None
         if new is not None:
             return {**base, "incremental": True, "chunks": [c.to_json() for c in new]}
@@ -412,6 +431,8 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "approvals.list": approvals_list,
     "approvals.history": approvals_history,
     "approvals.decide": approvals_decide,
+    "notify.mute": _Connection.m_notify_mute,
+    "notify.test": _Connection.m_notify_test,
 }
 
 

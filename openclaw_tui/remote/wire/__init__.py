@@ -13,8 +13,9 @@ method             params                                      result
 =================  ==========================================  =========================================
 hello              {client?: str}                              {protocol: 1, server, version, pid,
                                                                hostId, generation}
-call               {call: object, agent?: str | null}          the tool result {text, details}
-events.subscribe   {approver?: bool}                           {} — then ``event`` notifications,
+call               {call: object, agent?: str | null,         the tool result {text, details}
+                   operator?: bool}
+events.subscribe   {approver?: bool, operator?: bool}          {} — then ``event`` notifications,
                                                                a ``snapshot`` first; ``approver``: an
                                                                operator frontend that answers exec
                                                                approvals (``operatorAttached``)
@@ -24,11 +25,13 @@ raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str,     {bytesWritten, bytesQueued} (operator
                    action?: str}                               keystrokes; recorded with who sent them)
 session.resize     {sessionId, cols, rows}                     {}
-session.output     {sessionId, since?: int}                   {chunks: [{stream, text}], totalChars,
-                                                               incremental, inputs} — when not
+session.output     {sessionId, since?: int, after?: int}      {chunks: [{stream, text}], totalChars,
+                                                               incremental, inputs, rawEnd} — when not
                                                                incremental, the whole retained text
                                                                (``Output.to_json``: head, headMax,
-                                                               maxChars, tailDropped ...)
+                                                               maxChars, tailDropped ...); ``after``
+                                                               (ms since the epoch): what came from
+                                                               then on, with ``rawFrom``
 host.reexec        {}                                          {pid, version, generation, sessions} —
                                                                then the host re-executes itself (below)
 approvals.list     {}                                          {text, details: {status, approvals: [...]}}
@@ -36,6 +39,10 @@ approvals.history  {}                                          {text, details: {
 approvals.decide   {approvalId, decision: allow-once |         {text, details: {status, approval}}: the
                    allow-always | deny, reason?, patterns?:    decision, or a failed result saying why
                    [{pattern, argPattern?}], tty?: str}        not (the request then waits on)
+notify.mute        {muted: bool, sessionId?: str,              a result {text, details: {status, muted,
+                   agent?: str}                                sessions, mutes}} (one of the two)
+notify.test        {}                                          a result {text, details: {status,
+                                                               outcomes: [{hook, ok, attempts, detail}]}}
 =================  ==========================================  =========================================
 
 The ``approvals.*`` methods are the operator's (exec approvals: ``core/approvals``): answered like tool
@@ -43,6 +50,11 @@ results, and refused with a ``failed`` result of ``failureKind: "caller-confined
 process inside a session, which never sees a request either (no ``approval-*`` event, no ``approvals`` in its
 snapshot). ``approvalId`` may also be the reserved ``sessionId``. A decision records who took it: the
 operator, through this connection's ``hello`` client, its peer pid and the ``tty`` the client names.
+
+``operator: true`` says the caller acts as the operator (the operator's command line does): a connection
+from a process inside a session is refused then (a ``call`` gets a failed result, ``failureKind:
+"caller-confined"``; ``events.subscribe`` the error -32001), instead of being taken as that session's agent,
+and so are ``notify.mute`` and ``notify.test`` always. ``call`` with ``operator`` takes no ``agent``.
 
 ``hostId`` names the host for as long as it lives, across re-execs; ``generation`` counts its re-execs.
 ``host.reexec`` (what ``openclaw-tui serve --reexec`` sends; SIGUSR2 does the same) first checks that the code

@@ -123,13 +123,16 @@ def same_host(path: Path, before: dict[str, Any], client: str, within: float = B
     return now if now is not None and now.get("hostId") == before.get("hostId") else None
 
 
-def tool_call(path: Path, call: dict[str, Any], agent: str | None, client: str) -> dict[str, Any]:
-    """``call`` run by the host on ``path`` in ``agent``'s scope, and its result; when the host re-executes
+def tool_call(path: Path, call: dict[str, Any], agent: str | None, client: str,
+              operator: bool = False) -> dict[str, Any]:
+    """``call`` run by the host on ``path`` in ``agent``'s scope (or as the operator, every agent's sessions,
+    which the host refuses a caller inside a session), and its result; when the host re-executes
     itself meanwhile, sent again or failed as ``retry.RideThrough`` says. Raises as :func:`exchange` does,
     HostUnreachable saying why in one line when no result came back."""
     ride = RideThrough(call, path)
     requests: list[tuple[str, dict[str, Any]]] = [("hello", {"client": client}),
-                                                  ("call", {"call": call, "agent": agent})]
+                                                  ("call", {"call": call, "agent": agent,
+                                                            **({"operator": True} if operator else {})})]
     before: dict[str, Any] | None = None
     while True:
         try:

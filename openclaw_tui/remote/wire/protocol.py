@@ -25,18 +25,20 @@ MAX_LINE = 64 << 20
 METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # method: (required params, optional params), as in the package docstring's table
     "hello": ((), ("client",)),
-    "call": (("call",), ("agent",)),
-    "events.subscribe": ((), ("approver",)),
+    "call": (("call",), ("agent", "operator")),
+    "events.subscribe": ((), ("approver", "operator")),
     "events.unsubscribe": ((), ()),
     "raw.subscribe": (("sessionId",), ("offset",)),
     "raw.unsubscribe": (("sessionId",), ()),
     "session.input": (("sessionId", "data"), ("source", "action")),
     "session.resize": (("sessionId", "cols", "rows"), ()),
-    "session.output": (("sessionId",), ("since",)),
+    "session.output": (("sessionId",), ("since", "after")),
     "host.reexec": ((), ()),
     "approvals.list": ((), ()),
     "approvals.history": ((), ()),
     "approvals.decide": (("approvalId", "decision"), ("reason", "patterns", "tty")),
+    "notify.mute": (("muted",), ("sessionId", "agent")),
+    "notify.test": ((), ()),
 }
 """The requests, by name: the parameters each must and may have. ``cancel`` is a notification, not in it."""
 

@@ -19,11 +19,13 @@ class Column:
 
 COLUMNS = (
     Column("mark", " ", 1),
+    Column("mute", " ", 1),
     Column("node", "node", 5),
     Column("id", "id", 18),
     Column("name", "name", 22),
     Column("agent", "agent", 10),
     Column("state", "status", 18),
+    Column("prompt", "prompt", 24),
     Column("runtime", "runtime", 7, "right"),
     Column("end", "exit", 8),
     Column("io", "io", 4),
@@ -32,12 +34,15 @@ COLUMNS = (
 
 NAME_MAX = 48
 NODE_MAX = 12  # a wide terminal shows names whole up to the length the host gives them
+PROMPT_MAX = 60  # what a waiting session asks, before it is cut
 GAP = 2
 
-# How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last.
+# How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last; the
+# prompt (only there while a session waits at one) gives way before the name and the agent do.
 STEPS: tuple[tuple[str, ...], ...] = (
-    ("drop", "where"), ("drop", "io"), ("drop", "node"), ("gap", "1"), ("shrink", "agent", "6"), ("shrink", "name", "12"),
-    ("shrink", "name", "8"), ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"),
+    ("drop", "where"), ("drop", "io"), ("shrink", "prompt", "20"), ("drop", "node"), ("gap", "1"),
+    ("shrink", "agent", "6"), ("shrink", "name", "12"), ("shrink", "prompt", "12"), ("shrink", "name", "8"),
+    ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"), ("drop", "prompt"),
     ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
 )
 
@@ -57,13 +62,25 @@ class Layout:
         return next((c.width for c in self.columns if c.key == key), 0)
 
 
-def fit(available: int, id_width: int | None = None, node_width: int | None = None) -> Layout:
+def fit(available: int, id_width: int | None = None, node_width: int | None = None,
+        prompt_width: int | None = None, muted: bool = False, name_width: int | None = None) -> Layout:
     """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`.
 
     ``id_width``: the longest id listed, when shorter than the column: the rest goes to the name.
     ``node_width``: the longest node name when nodes are configured (None: no node column).
+    ``prompt_width``: the longest prompt of a waiting session listed (None: no prompt column).
+    ``muted``: a session listed is muted (else no mute column).
+    ``name_width``: the longest name listed: with a prompt column, a shorter name column leaves it the room.
     """
     layout = Layout(COLUMNS, GAP)
+    if not muted:
+        layout = _apply(layout, ("drop", "mute"), 0)
+    if prompt_width is None:
+        layout = _apply(layout, ("drop", "prompt"), 0)
+    else:
+        layout = _resize(layout, "prompt", max(len("prompt"), min(prompt_width, PROMPT_MAX)))
+        if name_width is not None:
+            layout = _resize(layout, "name", max(len("name"), min(name_width, layout.width_of("name"))))
     if node_width is None:
         layout = _apply(layout, ("drop", "node"), 0)
     else:

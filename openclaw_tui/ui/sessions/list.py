@@ -23,7 +23,7 @@ from textual.strip import Strip
 from openclaw_tui.remote.mirror import SessionView
 
 from .columns import Layout, fit
-from .rows import ALL_NODES, RowFilter, row_cells, row_key
+from .rows import ALL_NODES, RowFilter, prompt_of, row_cells, row_key
 
 HEADER_ROWS = 1
 
@@ -56,10 +56,13 @@ class SessionList(ScrollView, can_focus=True):
         self._selected: str | None = None
         self._filter = RowFilter()
         self._layout: Layout = fit(80)
-        self._laid_out_for: tuple[int, int, int | None] = (80, 0, None)
+        self._laid_out_for: tuple[int, int, int | None, int | None, bool, int | None] = (80, 0, None, None, False, None)
         self._node_states: Mapping[str, str | None] = {}  # node -> why it does not answer (None: it does)
         self._node_width: int | None = None  # the longest node name; None: no nodes, no node column
         self._id_width = 0  # the longest id listed: the id column is no wider
+        self._prompt_width: int | None = None  # the longest prompt of a waiting session listed (None: none)
+        self._muted = False  # a session listed is muted: the mute column shows
+        self._name_width: int | None = None  # the longest name listed, while a prompt column needs room
         self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
         self._styles: tuple[Style, Style, Style, Style] | None = None
 
@@ -92,6 +95,13 @@ class SessionList(ScrollView, can_focus=True):
             self._cursor = ids.index(self._selected) if self._selected in ids else 0
             self.virtual_size = self._virtual_size()
             self._scroll_to_cursor()
+            self._painted = []
+            self.refresh()
+        prompts = [cell_len(p) for s in visible if (p := prompt_of(s))]
+        marks = (max(prompts) if prompts else None, any(s.muted for s in visible),
+                 max((cell_len(s.name) for s in visible), default=None) if prompts else None)
+        if marks != (self._prompt_width, self._muted, self._name_width):  # columns come, go or move
+            self._prompt_width, self._muted, self._name_width = marks
             self._painted = []
             self.refresh()
         rows = self._visible_rows()
@@ -200,7 +210,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        wanted = (width, self._id_width, self._node_width)
+        wanted = (width, self._id_width, self._node_width, self._prompt_width, self._muted, self._name_width)
         if wanted != self._laid_out_for:  # the scrollbar comes and goes with the rows
             self._layout, self._laid_out_for = fit(*wanted), wanted
         base, header, cursor, empty = self._row_styles()

@@ -21,6 +21,7 @@ STATES = ("all", "running", "waiting", "finished", "failed")
 ALL_NODES, LOCAL = "all", "local"
 UNREACHABLE = "grey50"
 WAIT_MARK = "◆"
+MUTE_MARK = "⊘"
 
 # Kernel evidence worth a word in the list; a plain blocked read is what "waiting" already says.
 REASONS = {"password-prompt": "password"}
@@ -112,8 +113,13 @@ def where_label(session: SessionView) -> Text:
 def row_key(session: SessionView, unreachable: bool = False) -> tuple[object, ...]:
     """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
     return (unreachable, session.id, session.name, session.agent, session.running, session.waiting_for_input,
-            session.waiting_reason, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
+            session.waiting_reason, prompt_of(session), session.muted, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
             session.pty, session.placement, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
+
+
+def prompt_of(session: SessionView) -> str | None:
+    """What a waiting session asks (its last screen line), or None."""
+    return session.prompt if session.waiting_for_input and session.prompt else None
 
 
 def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text]:
@@ -128,6 +134,8 @@ def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state
     return {
         "mark": Text(WAIT_MARK if state == "waiting" else " ", style="bold #ffaf00"),
+        "mute": Text(MUTE_MARK if session.muted else " ", style="dim"),
+        "prompt": Text(prompt_of(session) or "", style="italic #ffaf00", overflow="ellipsis", no_wrap=True),
         "node": Text(node_label(session), style=row_style),
         "id": Text(session.id, style=row_style),
         "name": Text(session.name, style=row_style, overflow="ellipsis", no_wrap=True),

@@ -24,7 +24,7 @@ from .panel import SessionPanel
 from .terminal_view import TerminalView
 
 _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
-                    "fit"}
+                    "fit", "toggle_mute"}
 
 
 class Workspace(Vertical):
@@ -41,6 +41,7 @@ class Workspace(Vertical):
         Binding("y", "copy", "Copy", id="copy"),
         Binding("l", "toggle_log", "Log", id="log"),
         Binding("equals_sign", "fit", "Fit", id="fit"),
+        Binding("m", "toggle_mute", "Mute", id="mute"),
     ]
 
     def __init__(self, host: HostView, *, id: str | None = None) -> None:
@@ -248,6 +249,16 @@ class Workspace(Vertical):
         session = self._target()
         if session is not None and not self.view.terminal.fit():
             self.notify(f"{session.id} has no running terminal to fit.", severity="warning")
+
+    async def action_toggle_mute(self) -> None:
+        """Mute the selected session's notifications (the host's hooks, the bell, the notice line), or
+        unmute it; the host keeps the mute across restarts."""
+        session = self._target()
+        if session is None:
+            return
+        res = await self.host.mute(not session.muted, session.id)
+        failed = res["details"].get("status") == "failed"
+        self.notify(res["text"], title="Mute", severity="error" if failed else "information", markup=False)
 
     async def action_toggle_log(self) -> None:
         if self._target() is not None:
