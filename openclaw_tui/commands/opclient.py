@@ -19,7 +19,7 @@ class CannotCall(Exception):
     """The call cannot be made (no host, it went away, a bad argument); the message says why in one line."""
 
 
-class Refused(Exception):
+class OperatorRefused(Exception):
     """The host refused what only the operator may do (the caller runs inside a session): a failed result."""
 
 
@@ -40,12 +40,12 @@ async def operator_call(client: HostClient, call: dict[str, Any]) -> dict[str, A
 
 
 async def request(client: HostClient, method: str, params: dict[str, Any]) -> Any:
-    """A request whose refusal or lost connection becomes :class:`Refused` or :class:`CannotCall`."""
+    """A request whose refusal or lost connection becomes :class:`OperatorRefused` or :class:`CannotCall`."""
     try:
         return await client.request(method, params)
     except p.RemoteError as exc:
         if exc.code == CONFINED:
-            raise Refused(str(exc)) from None
+            raise OperatorRefused(str(exc)) from None
         if exc.code == p.METHOD_NOT_FOUND:
             raise CannotCall(f"the running host is older than this command ({exc}); restart it with "
                              "`openclaw-tui serve --reexec`") from None
@@ -73,7 +73,7 @@ def run(main: Callable[[], Awaitable[int]]) -> int:
     except CannotCall as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
-    except Refused as exc:
+    except OperatorRefused as exc:
         print(f"openclaw-tui: {' '.join(str(exc).split())}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader (``| head``) stopped early: not our failure

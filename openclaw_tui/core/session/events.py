@@ -224,8 +224,8 @@ class NodeDown:
         return cls(str(d["node"]), str(d.get("why") or ""))
 
 
-Payload = Snapshot | SessionState | NewOutput | ExitNotice | JournalState | LinkState | LinkGone | ApprovalState
-           | Notified | NodeDown
+Payload = (Snapshot | SessionState | NewOutput | ExitNotice | JournalState | LinkState | LinkGone | ApprovalState
+           | Notified | NodeDown)
 
 PAYLOADS: dict[EventKind, type[Payload]] = {
     EventKind.SNAPSHOT: Snapshot,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -159,8 +160,9 @@ async def test_a_host_that_ends_while_its_probe_hangs_ends_the_probe_too(home, t
     env = {**probe_env(home), "OPENCLAW_TUI_SOCKET": str(sock := Path(tempfile.mkdtemp(dir="/tmp")) / "s"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     host = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
+        assert "serving" in await asyncio.to_thread(host.stdout.readline)  # its SIGTERM handler is in place
         probe = await wait_for(lambda: next((c for c in psutil.Process(host.pid).children(recursive=True)
                                        if shell.SENTINEL in " ".join(c.cmdline())), None), 30, "the probe")
         host.send_signal(signal.SIGTERM)

@@ -20,6 +20,8 @@ from openclaw_tui.core.session import (
     JournalState,
     LinkGone,
     LinkState,
+    NodeDown,
+    Notified,
     SessionState,
     Snapshot,
     Status,
@@ -53,7 +55,12 @@ ON_THE_WIRE = [
     *((Event(kind, "brisk-atlas", SessionState(DETAILS)),
        f'{{"kind":"{kind.value}","sessionId":"brisk-atlas","data":{DETAILS_JSON}}}')
       for kind in (EventKind.ADDED, EventKind.STARTED, EventKind.BACKGROUNDED, EventKind.WAITING, EventKind.INPUT,
-                   EventKind.EXITED, EventKind.REMOVED)),
+                   EventKind.EXITED, EventKind.REMOVED, EventKind.MUTED)),
+    (Event(EventKind.ATTENTION, "brisk-atlas", Notified({"event": "waiting", "text": "make waits", "count": 1})),
+     '{"kind":"host-attention","sessionId":"brisk-atlas","data":{"event":"waiting","text":"make waits",'
+     '"count":1,"bell":true}}'),
+    (Event(EventKind.NODE_UNREACHABLE, None, NodeDown("gpu", "ssh exited 255")),
+     '{"kind":"node-unreachable","sessionId":null,"data":{"node":"gpu","why":"ssh exited 255"}}'),
     (Event(EventKind.OUTPUT, "brisk-atlas", NEW_OUTPUT), '{"kind":"session-output","sessionId":"brisk-atlas","data":{}}'),
     (Event(EventKind.NOTIFICATION, "brisk-atlas", NOTICE),
      '{"kind":"exit-notification","sessionId":"brisk-atlas","data":' + NOTICE_JSON + '}'),
