@@ -51,28 +51,37 @@ class Scrollback:
         """Bytes of output not replayed yet."""
         return max(0, self.source.raw.end - self.offset) if self.screen is not None else len(self.source.raw)
 
-    async def build(self) -> None:
-        """Replay what the ring holds now, off the loop."""
+    async def build(self, upto: int | None = None) -> None:
+        """Replay what the ring holds now (up to ring offset ``upto``, if given: where a view stopped), off the
+        loop."""
         ring = self.source.raw
-        start, data = ring.read(ring.start)
+        start, data = ring.read(ring.start, None if upto is None else max(0, upto - ring.start))
         if start > 0:  # the ring lost the beginning of its oldest line: the history starts at the next one
             cut = data.find(b"\n") + 1
             start, data = start + cut, data[cut:]
         size = ring.size_at(start) or tuple(self.source.pty_size)
         marks = ring.marks_from(ring.first_mark_after(start))
-        following = ring.marks_end  # every mark recorded so far is in the replay
+        end = start + len(data)
+        following = ring.first_mark_after(end)  # the marks up to the end are in the replay
         screen = await asyncio.to_thread(replay, (size[0], size[1]), start, data, marks)
-        self.screen, self.offset, self._mark = screen, start + len(data), following
+        self.screen, self.offset, self._mark = screen, end, following
 
-    def advance(self, budget_ms: float) -> bool:
-        """Replay what arrived since, for at most ``budget_ms``; True if the screen changed."""
+    def advance(self, budget_ms: float, upto: int | None = None) -> bool:
+        """Replay what arrived since (up to ring offset ``upto``, if given), for at most ``budget_ms``; True if
+        the screen changed."""
         ring = self.source.raw
         screen = self.screen
-        if screen is None or self.lost or (self.offset >= ring.end and self._mark >= ring.marks_end):
+        end = ring.end if upto is None else min(upto, ring.end)
+        if screen is None or self.lost or (self.offset >= end and self._mark >= ring.marks_end):
             return False
         if self.offset < ring.start:
             self.lost = True
             return False
+        before = self.offset, self._mark
         self.offset, self._mark = feed_slices(screen, ring, self.offset, self._mark, SLICE,
-                                              time.perf_counter() + budget_ms / 1000)
-        return True
+                                              time.perf_counter() + budget_ms / 1000, upto=upto)
+        return (self.offset, self._mark) != before
+
+    def reusable(self, offset: int, most: int) -> bool:
+        """Whether this scrollback can be brought to ring ``offset`` by replaying at most ``most`` bytes."""
+        return self.screen is not None and not self.lost and offset - self.offset <= most

@@ -49,11 +49,13 @@ def rows_to_rebuild(rows: int, marks: Iterable[SizeMark]) -> int:
 
 
 def feed_slices(screen: TerminalScreen, ring: RawRing, offset: int, mark: int, piece: int, deadline: float,
-                measure: Callable[[int, float], None] | None = None) -> tuple[int, int]:
-    """Feed ``screen`` the ring's bytes from ``offset`` on, ``piece`` bytes at a time, until the ring's end or
-    ``deadline`` (``perf_counter``), resizing it at each size mark where the mark falls; ``mark`` is the number
-    of the next mark to apply. ``measure(bytes, seconds)`` hears each feed. Returns the new (offset, mark).
+                measure: Callable[[int, float], None] | None = None, upto: int | None = None) -> tuple[int, int]:
+    """Feed ``screen`` the ring's bytes from ``offset`` on, ``piece`` bytes at a time, until the ring's end (or
+    offset ``upto``) or ``deadline`` (``perf_counter``), resizing it at each size mark where the mark falls;
+    ``mark`` is the number of the next mark to apply. ``measure(bytes, seconds)`` hears each feed. Returns the
+    new (offset, mark).
     """
+    end = ring.end if upto is None else min(upto, ring.end)
     while True:
         mark = max(mark, ring.marks_base)
         for size in ring.marks_from(mark):  # resizes that happened where the replay stands
@@ -61,9 +63,9 @@ def feed_slices(screen: TerminalScreen, ring: RawRing, offset: int, mark: int, p
                 break
             screen.resize(size.cols, size.rows)
             mark += 1
-        if offset >= ring.end:
+        if offset >= end:
             return offset, mark
-        limit = piece
+        limit = min(piece, end - offset)
         if mark < ring.marks_end:  # stop at the next resize
             limit = min(limit, ring.marks_from(mark)[0].offset - offset)
         start, data = ring.read(offset, limit)
