@@ -97,7 +97,7 @@ async def test_the_main_keys_stay_in_the_footer_at_80_columns_and_help_lists_the
 
 
 async def test_a_wide_footer_shows_every_key_and_no_help_key(app, host):
-    async with run(app, (130, 36)) as pilot:  # every key, fit included, needs 126 columns
+    async with run(app, (160, 36)) as pilot:  # every key, fit, search and zoom included, needs 145 columns
         sid = await start(host, "cat", pty=True)
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         keys = await until(pilot, lambda: "remove" in footer_actions(app) and footer_actions(app), "every key")
