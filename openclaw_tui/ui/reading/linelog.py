@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from openclaw_tui.terminal import Found, LineIndex, char_at, find_all
 
-from .paint import notice, painted, spans_of
+from .paint import binding_key_display, notice, painted, spans_of
 from .pointer import Point, Selecting
 from .searchbar import Recounted
 
@@ -32,7 +32,6 @@ class LineLog(ScrollView, Selecting, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.dropped = 0  # lines that left the top: the first line held is line number ``dropped``
-        self.follow_key = ""  # named in the last row while scrolled back
         self._follow = True
         self.pattern: re.Pattern[str] | None = None
         self.found: Found | None = None
@@ -68,7 +67,7 @@ class LineLog(ScrollView, Selecting, can_focus=True):
             self._index.reset()  # it counts lines from the first held
         self.virtual_size = Size(width, self.line_count())
         if self._follow:
-            self.scroll_end(animate=False, force=True)  # after the next layout, when the new height is known
+            self.call_after_refresh(self._to_end)  # after the next layout, when the new height is known
         elif dropped:
             self.scroll_to(y=max(0, self.scroll_y - dropped), animate=False, force=True)
         if self.pattern is not None:
@@ -80,8 +79,13 @@ class LineLog(ScrollView, Selecting, can_focus=True):
         """Back to the end, following it."""
         self._follow = True
         self.selection = None
-        self.scroll_end(animate=False, force=True)
+        self.call_after_refresh(self._to_end)
         self.refresh()
+
+    def _to_end(self) -> None:
+        """Scroll to the end if still following: the operator may have scrolled back since it was asked."""
+        if self._follow:
+            self.scroll_end(animate=False, immediate=True, force=True)
 
     def scroll_lines(self, lines: int) -> None:
         if lines < 0:
@@ -94,7 +98,7 @@ class LineLog(ScrollView, Selecting, can_focus=True):
     def on_resize(self) -> None:
         """Shown, or resized: a following log goes back to its end (a scroll before layout is lost)."""
         if self._follow:
-            self.scroll_end(animate=False, force=True)
+            self.call_after_refresh(self._to_end)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -184,7 +188,8 @@ class LineLog(ScrollView, Selecting, can_focus=True):
         base = self.rich_style
         if not self._follow and y == height - 1 and self.max_scroll_y > 0:
             back = max(0, self.max_scroll_y - scroll_y)
-            follows = f" · {self.follow_key} follows" if self.follow_key else ""
+            key = binding_key_display(self, "follow")
+            follows = f" · {key} follows" if key else ""
             return notice(f" −{back} lines{follows} ", width, base)
         index = scroll_y + y
         if not 0 <= index < self.line_count():

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Sequence
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style as RichStyle
+from textual.binding import BindingsMap
 from textual.strip import Strip
+from textual.widget import Widget
 
 from openclaw_tui.terminal import Match, Style
 
@@ -76,3 +78,15 @@ def painted(runs: Iterable[tuple[str, RichStyle]], spans: Sequence[Span]) -> lis
 def notice(text: str, width: int, base: RichStyle) -> Strip:
     """The row a view keeps for saying where it stands ("−120 lines · end follows")."""
     return Strip([Segment(text, base + NOTICE_STYLE)]).crop(0, width).adjust_cell_length(width, base)
+
+
+def binding_key_display(widget: Widget, binding_id: str) -> str:
+    """The key bound (after the keymap) to the binding ``binding_id`` of ``widget`` or an ancestor, as the
+    footer shows it; empty if none is bound."""
+    for node in widget.ancestors_with_self:
+        found = [b for _, b in getattr(node, "_bindings", BindingsMap()) if b.id == binding_id]
+        if found:
+            bindings = BindingsMap(found)
+            bindings.apply_keymap(widget.app._keymap)
+            return widget.app.get_key_display(next(b for _, b in bindings))
+    return ""

@@ -37,7 +37,7 @@ from openclaw_tui.terminal import (
 
 from ..reading.frameclock import BUDGET_MS, FrameClock
 from ..reading.pager import TerminalPager
-from ..reading.paint import notice, rich_style
+from ..reading.paint import binding_key_display, notice, rich_style
 from ..reading.pointer import Point, Selecting
 from ..reading.searchbar import Recounted
 from .keybytes import key_event_bytes
@@ -69,18 +69,6 @@ def kept_keys(widget: Widget) -> set[str]:
             bindings.apply_keymap(widget.app._keymap)
             keys |= {key for _, b in bindings for key in b.key.split(",") if "+" in key}
     return keys
-
-
-def binding_key_display(widget: Widget, binding_id: str) -> str:
-    """The key bound (after the keymap) to the binding ``binding_id`` of ``widget`` or an ancestor, as the
-    footer shows it; empty if none is bound."""
-    for node in widget.ancestors_with_self:
-        found = [b for _, b in getattr(node, "_bindings", BindingsMap()) if b.id == binding_id]
-        if found:
-            bindings = BindingsMap(found)
-            bindings.apply_keymap(widget.app._keymap)
-            return widget.app.get_key_display(next(b for _, b in bindings))
-    return ""
 
 
 def _row_spans(rows: list[int], width: int) -> list[Region]:
