@@ -190,7 +190,8 @@ class LineLog(ScrollView, Selecting, can_focus=True):
             back = max(0, self.max_scroll_y - scroll_y)
             key = binding_key_display(self, "follow")
             follows = f" · {key} follows" if key else ""
-            return notice(f" −{back} lines{follows} ", width, base)
+            match = f" · match {self.found.label}" if self.found is not None else ""  # the input may be closed
+            return notice(f" −{back} lines{match}{follows} ", width, base)
         index = scroll_y + y
         if not 0 <= index < self.line_count():
             return Strip.blank(width, base)

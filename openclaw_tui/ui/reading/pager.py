@@ -86,7 +86,15 @@ class TerminalPager:
     @property
     def back(self) -> int:
         """How many lines the view's bottom is above the newest."""
-        return self.last - self.bottom
+        return self.newest - self.bottom
+
+    @property
+    def newest(self) -> int:
+        """Where the view's bottom stands when scrolled all the way down: at the last line, or below it when the
+        view is taller than the screen, so the screen's top row stays at the view's top as the live view shows
+        it (reading back never makes the lines jump)."""
+        screen = self.screen
+        return max(self.last, screen.first_line + len(screen.grid.history) + self.rows - 1)
 
     def line_text(self, number: int) -> str:
         return self.screen.line_text(number - self.screen.first_line)
@@ -102,7 +110,7 @@ class TerminalPager:
         self.bottom = self._clamp(self.bottom + lines)
 
     def _clamp(self, bottom: int) -> int:
-        return max(min(self.last, self.first + self.rows - 1), min(self.last, bottom))
+        return max(min(self.newest, self.first + self.rows - 1), min(self.newest, bottom))
 
     def show_line(self, number: int, column: int, width: int) -> None:
         """Bring line ``number`` (and its character ``column``) on view, centred if it was off it."""
@@ -138,7 +146,7 @@ class TerminalPager:
         if not self.scrollback.advance(budget_ms):
             return False
         if self.screen.generation != generation:  # rewrapped by a resize: keep the distance, drop the rest
-            self.bottom = self._clamp(self.last - back)
+            self.bottom = self._clamp(self.newest - back)
             self.selection = None
         self.bottom = self._clamp(self.bottom)
         self._refind()
@@ -193,7 +201,9 @@ class TerminalPager:
             text = f" the program is on its alternate screen: no history here{follows} "
         else:
             behind = "+" if self.ready and self.scrollback.behind else ""
-            text = f" −{self.back}{behind} lines{follows}" + ("" if self.ready else " · reading the history…") + " "
+            match = f" · match {self.found.label}" if self.found is not None else ""  # the input may be closed
+            text = (f" −{self.back}{behind} lines{match}{follows}" + ("" if self.ready else " · reading the history…")
+                    + " ")
         if self.screen.cols > width:
             text += f"· cols {self.origin_x + 1}-{min(self.screen.cols, self.origin_x + width)} of {self.screen.cols} "
         return notice(text, width, base)

@@ -305,7 +305,7 @@ class TerminalView(Selecting, can_focus=True):
             self.pager = TerminalPager(self.live, self._scrollback, self._history_arrived)
             self.pager.rows = self.text_rows()
             self.pager.origin_x = self.origin[0]
-            self.pager.bottom = self.pager.last - max(0, self.live.screen.rows - self.origin[1] - self.text_rows())
+            self.pager.bottom = self.pager.newest - max(0, self.live.screen.rows - self.origin[1] - self.text_rows())
             self.pager.scroll(0)
             self.refresh()
         return self.pager
