@@ -158,7 +158,10 @@ class SshRig:
             f"Port {self.port}", "ListenAddress 127.0.0.1", f"HostKey {self.host_key}",
             f"PidFile {self.root / 'sshd.pid'}", f"AuthorizedKeysFile {self.root / 'authorized_keys'}",
             "UsePAM no", "StrictModes no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-            "PubkeyAuthentication yes", "PermitRootLogin prohibit-password", "LogLevel VERBOSE", "",
+            "PubkeyAuthentication yes", "PermitRootLogin prohibit-password", "LogLevel VERBOSE",
+            # bash run by sshd reads ~/.bashrc when SHLVL says it is the first shell: the rig's logins must
+            # not depend on the user's start-up files (pyenv's rehash there waits a minute on a stale lock).
+            "SetEnv SHLVL=1", "",
         ]))
         with open(self.root / "sshd.log", "ab") as log:
             self.sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stdin=subprocess.DEVNULL,

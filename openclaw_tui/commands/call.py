@@ -8,27 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
 from pathlib import Path
 
 from openclaw_tui.core.calls import calltext, failure, toolcall
-from openclaw_tui.remote.wire import (
-    SocketPathError,
-    check_length,
-    find_host,
-    oneshot,
-    protocol as p,
-    socket_path,
-)
+from openclaw_tui.remote.wire import find_host, oneshot, protocol as p, socket_path
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO
+    from typing import Any
 
-HELLO_ID, CALL_ID = 1, 2
 CLIENT = "openclaw-tui call"
-RETRIES = 3  # re-execs in a row a read rides through
 
 
 class BadInput(Exception):
@@ -37,14 +27,6 @@ class BadInput(Exception):
 
 class NoAnswer(Exception):
     """No result came back; the message says why in one line."""
-
-
-class Dropped(Exception):
-    """The host closed the connection before answering; ``hello`` is what it said first, if it did."""
-
-    def __init__(self, hello: dict[str, Any] | None) -> None:
-        super().__init__("dropped")
-        self.hello = hello
 
 
 def run_call(source: str, agent: str | None) -> int:
@@ -90,92 +72,17 @@ def _in_this_directory(call: dict[str, Any]) -> dict[str, Any]:
 
 
 def _request(path: Path, call: dict[str, Any], agent: str | None) -> dict[str, Any]:
-    line = p.request(CALL_ID, "call", {"call": call, "agent": agent})
-    if len(line) >= p.MAX_LINE:
-        return failure(
-            f"the call is too large: {len(line)} bytes once encoded; the host reads at most "
-            f"{p.MAX_LINE} per message; send large input in several calls",
-            "call-too-large",
-        )
+    """The call's result from the host on ``path`` (riding through its re-execs); raises NoAnswer."""
     try:
-        check_length(path)
-    except SocketPathError as exc:
+        return oneshot.tool_call(path, call, agent, CLIENT)
+    except p.MessageTooLarge as exc:
+        return failure(f"the call is too large: {exc}; send large input in several calls", "call-too-large")
+    except oneshot.NotRunning as exc:
+        raise NoAnswer(f"{exc} (start one with `openclaw-tui serve`)") from None
+    except oneshot.HostUnreachable as exc:
         raise NoAnswer(str(exc)) from None
-    before: dict[str, Any] | None = None
-    for _ in range(RETRIES + 1):
-        try:
-            return _once(path, line)
-        except Dropped as lost:
-            before = before or lost.hello
-        back = oneshot.same_host(path, before, CLIENT) if before else _answering(path)
-        if back is None:
-            raise NoAnswer(_closed(path))
-        if not p.retry_safe(call):  # the same host answers again: it re-executed itself (or tried to)
-            raise NoAnswer(f"{p.RESTARTED} (host on {path})")
-    raise NoAnswer(f"the host on {path} restarted {RETRIES + 1} times while this call ran; it was not answered")
-
-
-def _answering(path: Path) -> dict[str, Any] | None:
-    """The ``hello`` of whatever host answers on ``path`` now (the connection was lost before its own)."""
-    try:
-        return oneshot.hello(path, CLIENT, oneshot.BACK_S)
-    except (oneshot.HostUnreachable, p.RemoteError):
-        return None
-
-
-def _once(path: Path, line: bytes) -> dict[str, Any]:
-    """One connection: hello and the call; raises Dropped when the host closes it before answering."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        try:
-            sock.connect(str(path))
-        except (FileNotFoundError, ConnectionRefusedError):
-            raise NoAnswer(
-                f"no openclaw-tui host is running on {path} (start one with `openclaw-tui serve`)"
-            ) from None
-        except OSError as exc:
-            raise NoAnswer(f"cannot reach the host on {path}: {exc}") from None
-        try:
-            sock.sendall(p.request(HELLO_ID, "hello", {"client": CLIENT}) + line)
-            return _answer(sock.makefile("rb"), path)
-        except KeyboardInterrupt:
-            # Tell the host, so a cancelled foreground exec ends its run there as it would in-process.
-            try:
-                sock.sendall(p.notification("cancel", {"id": CALL_ID}))
-            except OSError:
-                pass
-            raise
-        except ConnectionError:
-            raise Dropped(None) from None
-        except OSError as exc:
-            raise NoAnswer(f"cannot reach the host on {path}: {exc}") from None
-
-
-def _answer(lines: BinaryIO, path: Path) -> dict[str, Any]:
-    """Read until the call's answer arrives (the hello's answer is kept, notifications are skipped)."""
-    hello = None
-    try:
-        while line := lines.readline(p.MAX_LINE):
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(msg, dict) and msg.get("id") == HELLO_ID:
-                hello = msg.get("result") if isinstance(msg.get("result"), dict) else None
-            if not isinstance(msg, dict) or msg.get("id") != CALL_ID:
-                continue
-            if "error" in msg:
-                raise NoAnswer(
-                    f"the host on {path} refused the request: {msg['error'].get('message', 'error')}"
-                )
-            result: dict[str, Any] = msg.get("result") or {}
-            return result
-    except ConnectionError:
-        pass
-    raise Dropped(hello)
-
-
-def _closed(path: Path) -> str:
-    return f"the host on {path} closed the connection before answering; the call's outcome is unknown"
+    except p.RemoteError as exc:
+        raise NoAnswer(f"the host on {path} refused the request: {exc}") from None
 
 
 def _print(res: dict[str, Any]) -> None:

@@ -7,6 +7,8 @@ where the screen's content stops depending on what came before: the last full re
 screenful of lines. ``ESC[3J`` alone is not such a point: xterm and tmux only drop scrollback for it.
 Modes set in the skipped bytes are carried over with :class:`ModeTracker`, the same cheap scanner the
 core uses, and the colour in force at a line cut is carried by replaying the SGR sequences just before it.
+Every point found here is read by the core's one grammar, as the parser will read the bytes: a reset or
+colour inside a DCS string is none, and a rebuild never starts inside a sequence.
 The rebuild starts at the size the terminal had at that point; the caller applies the later resizes
 (:mod:`.sizes`). All searches are ``bytes.rfind``/regex scans in C: a catch-up over a full ring costs about
 a millisecond.
@@ -14,15 +16,13 @@ a millisecond.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from openclaw_tui.core.vt import ModeTracker, sequences as vt
+from openclaw_tui.core.vt import ModeTracker, grammar, sequences as vt
 
 if TYPE_CHECKING:
     from .emulator import TerminalScreen
-
 
 
 def _private(mode: int, on: bool) -> bytes:
@@ -38,7 +38,7 @@ _RESETS = (
     *(_private(m, False) for m in vt.ALT_SCREENS),
 )
 _HOMES = tuple(f"\x1b[{p}{vt.CUP}".encode() for p in ("", "1;1", ";", "1"))
-_SGR = re.compile(f"\x1b\\[[0-9;:]*{vt.SGR}".encode())
+_SGR = grammar.BYTES.compile(grammar.csi(vt.SGR))
 _SGR_WINDOW = 4096
 
 
@@ -51,9 +51,12 @@ class RestartPlan(NamedTuple):
 
 def last_reset(data: bytes, lo: int = 0) -> int:
     """Index of the last full reset/clear/alt-switch in ``data[lo:]`` (with a cursor-home just before a clear), or -1."""
+    strings = grammar.BYTES.dcs_spans(data, lo)
     best = -1
     for pattern in _RESETS:
         found = data.rfind(pattern, lo)
+        while found > best and any(start < found < end for start, end in strings):
+            found = data.rfind(pattern, lo, found)  # inside a DCS string: not a reset
         if found > best:
             best = found
             if pattern == _CLEAR:
@@ -94,7 +97,7 @@ def plan_restart(data: bytes, rows: int, cap: int, enough: int | None = None) ->
     lines = screenful_start(data, rows, max(reset, window), enough)
     if lines >= 0:
         return RestartPlan(lines, True)
-    start = max(length - cap, reset, 0)
+    start = grammar.BYTES.boundary(data, max(length - cap, reset, 0), max(reset, window))
     boundaries = [i for i in (data.find(b"\x1b", start), data.find(b"\n", start) + 1) if i > 0]
     start = min(boundaries) if boundaries else start
     return RestartPlan(start, reset >= 0)
@@ -102,8 +105,8 @@ def plan_restart(data: bytes, rows: int, cap: int, enough: int | None = None) ->
 
 def carried_modes(known: dict[int, bool], skipped: bytes) -> dict[int, bool]:
     """Private modes in force after ``skipped``, given those ``known`` before it."""
-    if b"\x1b[?" not in skipped and b"\x1bc" not in skipped:
-        return dict(known)  # the common flood case: nothing to scan for, and this check runs at memchr speed
+    if b"\x1b" not in skipped:
+        return dict(known)
     tracker = ModeTracker()
     tracker.modes = dict(known)
     tracker.feed(skipped)
@@ -129,7 +132,8 @@ def mode_sequences(modes: dict[int, bool], fresh: bool, current: dict[int, bool]
 
 def carried_sgr(skipped: bytes) -> bytes:
     """The SGR sequences shortly before a cut, replayed so a colour set on an earlier line carries on."""
-    return b"".join(_SGR.findall(skipped, max(0, len(skipped) - _SGR_WINDOW)))
+    start = max(0, len(skipped) - _SGR_WINDOW)
+    return b"".join(m.group() for m in grammar.BYTES.find(_SGR, skipped, start))
 
 
 def skip_ahead(

@@ -73,14 +73,20 @@ async def _until_a_session_runs(host) -> Any:
     return host.sessions()[0]
 
 
-async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
+async def finished(proc: subprocess.Popen[str], within: float = 60) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of ``proc``, killed if it has not ended ``within`` seconds."""
     try:
-        _, err = await asyncio.to_thread(proc.communicate, timeout=60)
+        out, err = await asyncio.to_thread(proc.communicate, timeout=within)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    return proc.returncode, err
+    return proc.returncode, out, err
+
+
+async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    status, _, err = await finished(proc)
+    return status, err
 
 
 async def test_a_host_that_goes_away_mid_call_is_one_line_and_status_2(sock) -> None:

@@ -9,6 +9,7 @@ import pyte
 import pytest
 from termsources import ANSWERS, ANSWERS_AFTER
 
+from openclaw_tui.core.vt.grammar import MAX_HELD
 from openclaw_tui.terminal import Style, TerminalScreen
 from openclaw_tui.terminal.emulator.style import DEFAULT_STYLE
 
@@ -164,18 +165,23 @@ def test_strings_holding_other_escapes_are_skipped_whole() -> None:
     assert row(screen_after(b"a\x1bPtmux;\x1b\x1b[31mX\x1b\\b")) == "ab"
 
 
-def test_an_endless_unterminated_string_is_skipped_not_buffered() -> None:
-    screen = screen_after(b"a\x1b]52;c;")
+def test_an_endless_unterminated_string_is_read_to_its_end_but_not_buffered_past_the_limit() -> None:
+    """As tmux: an OSC is kept up to the one hold-back limit (1 MiB) and applied; past it, it is still read
+    to its terminator, whatever comes meanwhile, but its body is dropped and it is not applied."""
+    assert screen_after(b"\x1b]2;" + b"t" * 100_000 + b"\x07").title == "t" * 100_000
+    screen = screen_after(b"a\x1b]2;")
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        screen.feed(b"A" * 200_000)
+        for _ in range(2 * MAX_HELD // 65536):
+            screen.feed(b"A" * 65536)
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert kept < 100_000  # not the 200 kB of the string
+    assert kept < 100_000  # not the 2 MiB of the string
     screen.feed(b"B" * 1000 + b"\x07c")
     assert row(screen) == "ac"
+    assert screen.title == ""
 
 
 # -- input split anywhere ---------------------------------------------------------------------------

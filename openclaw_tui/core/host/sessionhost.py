@@ -16,7 +16,7 @@ from ..calls import ToolResult, calltext, failure, toolcall
 from ..config import Settings, load_settings
 from ..containment import Swept
 from ..journal import Restored, open_journal
-from ..launch import start_probe
+from ..launch import end_probes, start_probe
 from ..procs import (
     IDLE_BEFORE_CHECK_MS,
     ForegroundGroups,
@@ -128,6 +128,7 @@ class SessionHost:
         """End every running session (SIGTERM, grace, SIGKILL), wait until none of their processes is left,
         then free the containment (cgroups, watchdog, live record) and close the journal."""
         self.closed = True
+        end_probes()
         if self.restored is not None:
             await asyncio.wait([self.restored])
         await self.supervisor.end_all()
@@ -145,6 +146,7 @@ class SessionHost:
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        end_probes()
         found = capture(self.supervisor)
         found.state["generation"] = self.generation
         # what the journal was handed is on disk before the exec ends its writer thread; the next image

@@ -73,6 +73,10 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         supervise as supervise,
         until_program_started as until_program_started,
     )
-    from .shell import login_path_async as login_path_async, start_probe as start_probe
+    from .shell import (
+        end_probes as end_probes,
+        login_path_async as login_path_async,
+        start_probe as start_probe,
+    )
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import selectors
 import shutil
@@ -14,6 +15,7 @@ from collections.abc import Iterable, Mapping
 
 KNOWN_SHELLS = {"bash", "zsh", "sh", "dash", "ksh", "mksh"}
 PROBE_TIMEOUT_S = 3.0
+END_GRACE_S = 0.5  # a probe ended early may clean up after itself for this long
 SENTINEL = "__openclaw_tui_login_path__"
 
 
@@ -52,10 +54,12 @@ def probe_login_path(env: Mapping[str, str], timeout_s: float = PROBE_TIMEOUT_S)
         )
     except OSError:
         return ()
+    _probing.add(proc)
     try:
         out = _read_until_sentinel(proc, timeout_s)
     finally:
         _end(proc)
+        _probing.discard(proc)
     parts = out.split(SENTINEL)
     if len(parts) < 3:
         return ()
@@ -81,12 +85,45 @@ def _read_until_sentinel(proc: subprocess.Popen[bytes], timeout_s: float) -> str
     return got.decode(errors="replace")
 
 
-def _end(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the probe and whatever it started in its session, and reap it."""
+_probing: set[subprocess.Popen[bytes]] = set()
+_ends = 0  # how many times end_probes ran: an answer it cut short is not kept
+
+
+def end_probes() -> None:
+    """End every probe still running, with what its profile started (a host closing or re-executing: the
+    probe's thread would not outlive the process, and the shell, in a session of its own, would)."""
+    global _ends
+    _ends += 1
+    for proc in list(_probing):
+        _signal_session(proc, signal.SIGTERM)
+
+
+def _signal_session(proc: subprocess.Popen[bytes], sig: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(proc.pid, sig)
     except OSError:
         pass  # the group is gone already
+
+
+def _group_alive(proc: subprocess.Popen[bytes]) -> bool:
+    try:
+        os.killpg(proc.pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """End the probe and whatever it started in its session, and reap it: SIGTERM first, so a profile's own
+    clean-up runs (pyenv's rehash removes its lock file; killed outright it leaves the lock, and every later
+    login shell waits a minute on it), then SIGKILL for what lingers."""
+    _signal_session(proc, signal.SIGTERM)
+    deadline = time.monotonic() + END_GRACE_S
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(END_GRACE_S)
+    while _group_alive(proc) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    _signal_session(proc, signal.SIGKILL)
     proc.wait()
     if proc.stdout is not None:
         proc.stdout.close()
@@ -118,7 +155,11 @@ def login_path() -> tuple[str, ...]:
     global _cached
     with _lock:
         if _cached is None:
-            _cached = probe_login_path(os.environ)
+            ends = _ends
+            found = probe_login_path(os.environ)
+            if ends != _ends:
+                return found
+            _cached = found
         return _cached
 
 

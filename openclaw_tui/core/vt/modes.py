@@ -3,21 +3,21 @@
 Key encoding needs to know whether the program asked for application cursor keys (``ESC[?1h``) and the
 dashboard's paste needs to know whether it enabled bracketed paste (``ESC[?2004h``). A full emulator is too
 slow to sit on the ingest path, so this scanner only looks for private-mode set/reset sequences
-(``ESC[?<n>;<m>h`` / ``l``) and keeps the last few bytes so a sequence split across reads is still seen.
-The terminal engine uses the same scanner to carry modes over bytes it skips when catching up.
+(``ESC[?<n>;<m>h`` / ``l``) and full resets, read by the core's one grammar (:mod:`.grammar`), so a mode
+the screen sets is the mode seen here (none inside a DCS string, a control inside the sequence acting as it
+does there); an unfinished sequence at the end of a read is carried to the next one. The terminal engine
+uses the same scanner to carry modes over bytes it skips when catching up.
 """
 
 from __future__ import annotations
 
-import re
-
+from .grammar import BYTES, DCS_OPENER, csi, discarded_params, short_escape
 from .sequences import ALT_SCREENS, APP_CURSOR_KEYS, BRACKETED_PASTE, RIS, RM, SM
 
 _SET = SM.encode()
-_PRIVATE_MODE = re.compile(rb"\x1b\[\?([0-9;]*)([" + _SET + RM.encode() + rb"])")
-_FULL_RESET = b"\x1b" + RIS.encode()
-_RESET = re.compile(re.escape(_FULL_RESET))
-_CARRY = 24  # longest private-mode sequence we care about, with room for several params
+_PRIVATE_MODE = BYTES.compile(csi(SM + RM, "?", lead=True))
+_RESET = BYTES.compile(short_escape(RIS))
+_NOTABLE = BYTES.compile(csi(SM + RM, "?", lead=True), short_escape(RIS), DCS_OPENER)
 
 
 class ModeTracker:
@@ -32,7 +32,7 @@ class ModeTracker:
     def __init__(self) -> None:
         self.modes: dict[int, bool] = {}
         self.seen_output = False
-        self.carry = b""  # the end of the output so far that may start a mode sequence (a re-exec keeps it)
+        self.carry = b""  # an unfinished sequence at the end of the output so far (a re-exec keeps it)
 
     def feed(self, data: bytes) -> None:
         """Scan a piece of output; cheap when it holds no escape sequence."""
@@ -42,23 +42,26 @@ class ModeTracker:
         if b"\x1b" not in data and not self.carry:
             return
         buf = self.carry + data
-        if b"\x1b[?" in buf or _FULL_RESET in buf:
-            last_reset = None
-            for m in _RESET.finditer(buf):
-                last_reset = m.end()
-            if last_reset is not None:
-                self.modes.clear()
-                scan = buf[last_reset:]
-            else:
-                scan = buf
-            for m in _PRIVATE_MODE.finditer(scan):
-                on = m.group(2) == _SET
-                for part in m.group(1).split(b";"):
-                    if part.isdigit():
-                        self.modes[int(part)] = on
-        # Keep a tail that may hold the start of a sequence split across reads.
-        esc = buf.rfind(b"\x1b", max(0, len(buf) - _CARRY))
-        self.carry = buf[esc:] if esc >= 0 and not _complete(buf[esc:]) else b""
+        skip = BYTES.past_colours(buf)
+        notable = skip < len(buf) and _NOTABLE.search(buf, skip) is not None  # commonly no mode, reset, DCS
+        end = BYTES.unfinished_start(buf, strings=notable)
+        self.carry = BYTES.hold(buf[end:])[1] if end < len(buf) else b""
+        if not notable:
+            return
+        buf = buf[:end]
+        scan_from = 0
+        for reset in BYTES.find(_RESET, buf):
+            scan_from = reset.end()
+        if scan_from:
+            self.modes.clear()
+        for m in BYTES.find(_PRIVATE_MODE, buf, scan_from):
+            params = BYTES.inert.sub(b"", m.group(1))
+            if discarded_params(params):
+                continue
+            on = m.group(2) == _SET
+            for part in params.split(b";"):
+                if part.isdigit():
+                    self.modes[int(part)] = on
 
     def to_json(self) -> dict[str, object]:
         return {"modes": {str(k): v for k, v in self.modes.items()}, "seenOutput": self.seen_output}
@@ -89,14 +92,3 @@ class ModeTracker:
     def alt_screen(self) -> bool:
         return any(self.is_set(m) for m in ALT_SCREENS)
 
-
-def _complete(seq: bytes) -> bool:
-    """Whether an escape sequence starting at ``seq[0]`` is already terminated within ``seq``."""
-    if len(seq) < 2:
-        return False
-    if seq[1:2] != b"[":
-        return True  # not a CSI: nothing we track can continue past here
-    for b in seq[2:]:
-        if 0x40 <= b <= 0x7E:
-            return True
-    return False

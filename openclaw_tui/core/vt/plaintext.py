@@ -2,14 +2,15 @@
 
 Programs write bytes meant for a terminal: UTF-8 text interleaved with colour codes, cursor movement,
 window titles and carriage-return progress bars. An agent needs the words, not the paint, so this module
-decodes UTF-8 incrementally (invalid bytes become U+FFFD and never raise), removes every ANSI/VT escape
-sequence (CSI, OSC, DCS/SOS/PM/APC strings and the short ``ESC x`` forms, in 7- and 8-bit spellings),
-normalises line endings, and shows any remaining control character as a visible ``\\xNN`` escape so that
-nothing invisible reaches the agent. Output arrives in arbitrary pieces, so a sequence, a UTF-8 character
-or a ``\\r\\n`` cut in two by a read is held back and finished on the next feed; the result never depends
+decodes UTF-8 incrementally (invalid bytes become U+FFFD and never raise), removes every escape sequence
+where the shared grammar (:mod:`.grammar`, tmux's) says it ends, so the text and the dashboard's screen end
+each one at the same byte, normalises line endings, and shows any remaining control character (8-bit C1
+ones included: they introduce nothing) as a visible ``\\xNN`` escape so that nothing invisible reaches the
+agent. Output arrives in arbitrary pieces, so a sequence, a UTF-8 character or a ``\\r\\n`` cut in two by
+a read is held back (as its state, never its body) and finished on the next feed; the result never depends
 on where the reads split the stream. This sits on the ingest hot path, so the common case (a chunk with no
-escape or control character) is one regex scan, and the rest is done with a few precompiled substitutions
-rather than per-character Python loops. It is pure (no I/O).
+escape or control character) is one regex scan, and the rest is done with a few precompiled regular
+expressions rather than per-character Python loops. It is pure (no I/O).
 """
 
 from __future__ import annotations
@@ -19,51 +20,12 @@ import codecs
 import re
 from typing import Any
 
+from .grammar import MAX_HELD, TEXT
+
 __all__ = ["MAX_HELD", "StreamText"]
-
-MAX_HELD = 4096
-"""Longest incomplete escape sequence held back between feeds (in characters).
-
-A sequence still open beyond this (typically an OSC/DCS string whose terminator never comes) is dropped
-instead of buffered forever; only its two-character opener is kept, so the rest of it is still discarded
-until its terminator arrives, as a terminal would, while memory stays bounded.
-"""
 
 # Anything that needs more than passing through: C0 controls except \t and \n, DEL, and C1 controls.
 _SPECIAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-# Building blocks. CSI: parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, final byte 0x40-0x7E.
-_CSI_PARAMS = r"[0-?]*[ -/]*"
-# OSC and DCS/SOS/PM/APC bodies cannot hold ESC, a C1 control, CAN or SUB (nor BEL for OSC): those end or
-# abort the string. ST (ESC \ or U+009C), CAN and SUB end it and are consumed with it; any other ESC or C1
-# control aborts it and is then read as the start of what follows, as in the DEC/xterm parser.
-_OSC_BODY = r"[^\x07\x18\x1a\x1b\x80-\x9f]*"
-_STRING_BODY = r"[^\x18\x1a\x1b\x80-\x9f]*"
-_STRING_END = r"(?:\x1b\\|[\x18\x1a\x9c]|(?=\x1b[^\\]|[\x80-\x9b\x9d-\x9f]))"
-_OSC_END = rf"(?:\x07|{_STRING_END})"
-# After a 7-bit ESC: CSI "[", OSC "]", DCS/SOS/PM/APC "P X ^ _", or a short escape: optional intermediates
-# and a final (ESC ( B, ESC =, ESC 7, ESC c, ESC M, a bare ST ...). Without intermediates the openers of the
-# longer kinds are excluded from the finals, so a cut-off CSI or OSC is never mistaken for a short escape.
-_AFTER_ESC = (
-    rf"(?:\[{_CSI_PARAMS}[@-~]|\]{_OSC_BODY}{_OSC_END}|[PX^_]{_STRING_BODY}{_STRING_END}"
-    r"|[ -/]+[0-~]|[0-OQ-WYZ\\`a-~])"
-)
-# The same kinds spelled with 8-bit C1 introducers (U+009B CSI, U+009D OSC, U+0090/98/9E/9F strings).
-_C1_SEQUENCE = (
-    rf"\x9b{_CSI_PARAMS}[@-~]|\x9d{_OSC_BODY}{_OSC_END}|[\x90\x98\x9e\x9f]{_STRING_BODY}{_STRING_END}"
-)
-
-# Complete sequences, replaced by nothing. The ESC-only pattern starts with a literal, which lets the regex
-# engine jump from ESC to ESC (several times faster); the full one is used only when a C1 introducer is
-# present, in one pass so that mixed spellings (U+009D ... ESC \) pair up correctly.
-_ESC_SEQUENCE = re.compile(rf"\x1b{_AFTER_ESC}")
-_ANY_SEQUENCE = re.compile(rf"\x1b{_AFTER_ESC}|{_C1_SEQUENCE}")
-_C1_INTRODUCER = re.compile(r"[\x90\x98\x9b\x9d-\x9f]")
-
-# The start of a sequence cut off by the end of the text (matched from its introducer to the end).
-_OPEN_STRING = re.compile(rf"(?:\x1b\]|\x9d){_OSC_BODY}|(?:\x1b[PX^_]|[\x90\x98\x9e\x9f]){_STRING_BODY}")
-_INCOMPLETE = re.compile(rf"\x1b[ -/]*|(?:\x1b\[|\x9b){_CSI_PARAMS}|{_OPEN_STRING.pattern}")
-_INTRODUCERS = ("\x1b", "\x9b", "\x9d", "\x90", "\x98", "\x9e", "\x9f")
 
 # Carriage returns: a CR (or a run of them) before LF is a line ending; a lone CR also ends the line.
 _CARRIAGE_RETURNS = re.compile(r"\r+\n?")
@@ -134,16 +96,15 @@ class StreamText:
             self._held = ""
         if _SPECIAL.search(text) is None:
             return text
-        # Strip the whole text, cut-off tail included, so a string aborted by the tail's introducer is
-        # still seen as ended. No complete sequence can start inside or reach into the cut-off tail, so it
-        # comes out unchanged at the end and is split off afterwards.
-        start = _incomplete_start(text)
-        tail = "" if start is None else text[start:]
-        text = _strip_sequences(text)
-        if tail:
-            text = text[: len(text) - len(tail)]
-            if not final:
-                self._held = _bounded(tail)
+        if "\x1b" in text:
+            # Sequences end where the grammar says, the screen's parser reads them the same way; controls
+            # that act inside one are kept, where the screen acts on them too.
+            text, tail = TEXT.strip(text)
+            if tail:
+                acted, held = TEXT.hold(tail, body=False)  # the text needs no body: only where it ends
+                text += acted
+                if not final:
+                    self._held = held
         if not final:
             text = self._hold_trailing_carriage_returns(text)
         if "\r" in text:
@@ -168,50 +129,6 @@ class StreamText:
         if len(kept) != len(text):
             self._held = text[len(kept) :] + self._held
         return kept
-
-
-def _incomplete_start(text: str) -> int | None:
-    """Index where an escape sequence cut off by the end of ``text`` begins, or None if there is none.
-
-    Only the last introducer can start it, because no sequence body may contain one. The exception is a
-    lone ESC at the very end right after an open string (OSC, DCS ...): it may be the first half of that
-    string's ``ESC \\`` terminator, so the whole string is what is still incomplete.
-    """
-    last = _last_introducer(text, len(text))
-    if last < 0:
-        return None
-    if last == len(text) - 1 and text[last] == "\x1b":
-        before = _last_introducer(text, last)
-        if before >= 0 and _OPEN_STRING.fullmatch(text, before, last) is not None:
-            return before
-        return last
-    return last if _INCOMPLETE.fullmatch(text, last) is not None else None
-
-
-def _strip_sequences(text: str) -> str:
-    """``text`` without its complete escape sequences; C1-spelled ones only cost extra when present."""
-    if text.isascii() or _C1_INTRODUCER.search(text) is None:
-        return _ESC_SEQUENCE.sub("", text)
-    return _ANY_SEQUENCE.sub("", text)
-
-
-def _last_introducer(text: str, end: int) -> int:
-    """Position of the last ESC or 8-bit sequence introducer before ``end`` (-1 if none)."""
-    return max(text.rfind(introducer, 0, end) for introducer in _INTRODUCERS)
-
-
-def _bounded(pending: str) -> str:
-    """An incomplete sequence to hold, cut down to its opener once it outgrows ``MAX_HELD``.
-
-    Keeping the opener means the rest of an over-long string is still recognised (and discarded) as part
-    of it when more arrives, while the body seen so far is dropped instead of held forever.
-    """
-    if len(pending) <= MAX_HELD:
-        return pending
-    opener = pending[:2] if pending[0] == "\x1b" else pending[:1]
-    if len(pending) > len(opener) and pending[-1] == "\x1b":
-        return opener + "\x1b"  # may be the first half of the string's ESC \ terminator: keep it too
-    return opener
 
 
 def _escape_control(match: re.Match[str]) -> str:

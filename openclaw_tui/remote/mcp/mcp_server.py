@@ -26,12 +26,20 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from openclaw_tui.core.calls import TOOL_NAMES, failure, unknown_tool
 from openclaw_tui.core.version import __version__
 
-from ..wire import HostClient, HostUnavailable, NoHost, find_host, protocol as p, socket_path, start_host
+from ..wire import (
+    BACK_S,
+    HostClient,
+    HostUnavailable,
+    NoHost,
+    RideThrough,
+    find_host,
+    protocol as p,
+    socket_path,
+    start_host,
+)
 from .mcp_tools import to_mcp_result, tool_definitions
 
 DEFAULT_SCOPE = "mcp"
-BACK_S = 30.0  # how long a host re-executing itself may take to serve again
-RETRIES = 3  # re-execs in a row a read rides through
 LOGGER = "openclaw-tui"
 LEVELS: tuple[str, ...] = get_args(types.LoggingLevel)
 
@@ -137,7 +145,8 @@ class McpBridge:
             return failure(str(exc), "no-host")
         note, self._tell_reconnected = self._tell_reconnected, False
         call = p.in_callers_directory({"tool": name, **args}, self.cwd)
-        for _ in range(RETRIES + 1):
+        ride = RideThrough(call)
+        while True:
             try:
                 res = await client.call(call, agent=self.scope or DEFAULT_SCOPE)
                 break
@@ -147,13 +156,11 @@ class McpBridge:
                 if not await self._recover(client):
                     self._lost = True
                     return failure(self._gone_text("while this call was running; its outcome is unknown"), "host-gone")
-                if not p.retry_safe(call):
-                    return failure(p.RESTARTED, "host-restarted")
+                why = ride.restarted()
+                if why is not None:
+                    return failure(why, "host-restarted")
                 assert self.client is not None
                 client = self.client
-        else:
-            return failure(f"the openclaw-tui host restarted {RETRIES + 1} times while this call ran; it was not "
-                           "answered", "host-restarted")
         if note and isinstance(res.get("text"), str):
             res["text"] = (
                 "Note: the openclaw-tui host went away earlier and this server has reconnected; sessions "

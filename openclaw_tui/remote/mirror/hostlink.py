@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from ..wire import HostClient, protocol as p
+from ..wire import HostClient, ReconnectBackoff, protocol as p
 
 CONNECTING, LIVE, RECONNECTING, GONE = "connecting", "live", "reconnecting", "gone"
 GIVE_UP_S = 30.0  # nothing answered for this long: the host is gone
@@ -104,7 +104,7 @@ class HostLink:
 
     async def _reconnect(self) -> str:
         """Connect again with growing pauses; empty once through, else why the host is taken for gone."""
-        began, missing_since, pause = time.monotonic(), None, FIRST_PAUSE_S
+        began, missing_since, backoff = time.monotonic(), None, ReconnectBackoff(FIRST_PAUSE_S, LONGEST_PAUSE_S)
         last = ""
         while not self.closed:
             try:
@@ -118,8 +118,7 @@ class HostLink:
                 return f"its socket {self.path} is gone (the host ended)"
             if now - began >= GIVE_UP_S:
                 return f"nothing answered on {self.path} for {GIVE_UP_S:.0f} s ({last})"
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, LONGEST_PAUSE_S)
+            await asyncio.sleep(backoff.failed())
         return "closed"
 
     async def _use(self, client: HostClient, path: Path | None) -> None:

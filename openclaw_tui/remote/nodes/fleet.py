@@ -19,7 +19,7 @@ from openclaw_tui.core.session import Event, EventBus, Listener, events as ev
 from openclaw_tui.core.tools import InputRefused, InputSent, join_id, split_id
 
 from ..mirror import HostView, RemoteHost, SessionView
-from ..wire import protocol as p
+from ..wire import ReconnectBackoff, protocol as p
 from .nodelink import RETRY_FIRST_S, RETRY_MAX_S, mirror_over
 from .ssh import NodeUnreachable, SshLink
 from .sshnodes import in_node_terms
@@ -76,15 +76,15 @@ class FleetNode:
 
     async def _keep(self) -> None:
         """Connect, stay until the connection drops, and connect again, waiting longer after each failure."""
-        delay, was_up = RETRY_FIRST_S, False
+        backoff, was_up = ReconnectBackoff(RETRY_FIRST_S, RETRY_MAX_S), False
         while True:
             ssh = await self._connect(start=not was_up)  # the first time, as agents' calls do, a host may start
             if ssh is not None:
-                was_up, delay = True, RETRY_FIRST_S
+                was_up = True
+                backoff.succeeded()
                 await ssh.client.closed.wait()
                 await self._lost(ssh)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, RETRY_MAX_S)
+            await asyncio.sleep(backoff.failed())  # after a failed try, or the drop of a connection that was up
 
     async def _connect(self, start: bool) -> SshLink | None:
         try:

@@ -13,7 +13,7 @@ from openclaw_tui.core.config import NodeSettings
 from openclaw_tui.core.session import Event, Listener
 
 from ..mirror import RemoteHost
-from ..wire import HostClient, protocol as p
+from ..wire import HostClient, ReconnectBackoff, protocol as p
 from .ssh import NodeUnreachable, SshLink
 
 RETRY_FIRST_S = 0.25
@@ -51,7 +51,7 @@ class NodeLink:
         self._was_up = False
         self._attempt: asyncio.Task[None] | None = None
         self._last_try = -math.inf
-        self._failures = 0  # tries in a row that failed
+        self._on_call = ReconnectBackoff(RETRY_ON_CALL_S, RETRY_MAX_S)  # a call tries if the last try is older
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -70,8 +70,7 @@ class NodeLink:
             return self.ssh.client
         if self._closed:
             raise NodeUnreachable(f"node {self.name}: this host is shutting down")
-        wait = min(RETRY_ON_CALL_S * 2 ** max(self._failures - 1, 0), RETRY_MAX_S)
-        if self._attempt is None and time.monotonic() - self._last_try < wait:
+        if self._attempt is None and time.monotonic() - self._last_try < self._on_call.pause:
             raise NodeUnreachable(self.problem or f"node {self.name} is unreachable")
         await self.attempt()
         if not self.reachable or self.ssh is None:
@@ -93,7 +92,7 @@ class NodeLink:
 
     async def _open(self) -> None:
         self._last_try = time.monotonic()
-        self._failures += 1  # until it succeeds
+        self._on_call.failed()  # until it succeeds
         try:
             ssh = await SshLink.open(self.node, start=not self._was_up)
         except NodeUnreachable as exc:
@@ -113,7 +112,7 @@ class NodeLink:
             await ssh.close()
             return
         self.ssh, self.mirror, self.reachable, self._was_up, self.problem = ssh, mirror, True, True, None
-        self._failures = 0
+        self._on_call.succeeded()
         self._spawn(self._watch(ssh, mirror))
         if self._on_up is not None:
             self._spawn(self._on_up(self))
@@ -130,11 +129,10 @@ class NodeLink:
         self._spawn(self._reconnect())
 
     async def _reconnect(self) -> None:
-        delay = RETRY_FIRST_S
+        backoff = ReconnectBackoff(RETRY_FIRST_S, RETRY_MAX_S)
         while not self._closed and not self.reachable:
-            await asyncio.sleep(delay)
+            await asyncio.sleep(backoff.failed())  # the drop, then each try that failed
             await self.attempt()
-            delay = min(delay * 2, RETRY_MAX_S)
 
     def sessions(self, agent: str | None) -> list[dict[str, Any]]:
         """The backgrounded sessions last seen on the node in ``agent``'s scope (details), newest first."""

@@ -1,9 +1,9 @@
 """The host protocol and the clients' side of it: JSON-RPC 2.0 over newline-delimited JSON on a Unix socket.
 
 ``protocol`` encodes messages and holds the method table, ``socketpaths`` finds the per-user socket,
-``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` a few
-requests over a blocking socket for commands that must start fast, and ``autostart`` starts a host for a
-client that found none.
+``client`` is the asyncio client (requests with futures, notifications to listeners), ``oneshot`` the
+blocking one, for commands that must start fast, and ``autostart`` starts a host for a client that found none.
+``retry`` and ``backoff`` say how clients meet a lost connection (below).
 
 **The protocol, version 1.** Requests (client → host), each answered with a result or a JSON-RPC error;
 :data:`.protocol.METHODS` is this table as data, and the server dispatches by it:
@@ -80,16 +80,21 @@ with mode 0700; an existing one is used only if it is already ours and closed to
 never changed (``$OPENCLAW_TUI_SOCKET`` may name a shared directory such as ``/tmp``, whose mode is not ours
 to tighten). The socket itself is made 0600, and its path must fit a Unix socket address.
 
-**Clients.** ``client`` is used by ``openclaw-tui call``, the MCP server and the attached dashboard: one
-reader task matches responses to their requests by id and hands ``event`` and ``raw`` notifications to whoever
-listens. ``oneshot`` serves commands that must start fast or need no event loop (``openclaw-tui --version``,
-``serve --reexec``, and ``call`` finding out whether the host it lost mid-call is back), importing nothing
-heavy (``tests/remote/test_call_startup.py`` guards it). ``autostart`` starts ``openclaw-tui serve`` for a
+**Clients.** ``client`` is used by the MCP server and the attached dashboard: one reader task matches
+responses to their requests by id and hands ``event`` and ``raw`` notifications to whoever listens.
+``oneshot`` serves commands that must start fast or need no event loop (``openclaw-tui call``, ``--version``,
+``serve --reexec``), importing nothing heavy (``tests/remote/test_call_startup.py`` guards it). ``autostart`` starts ``openclaw-tui serve`` for a
 client that found no host (an MCP server, a node's bridge, the dashboard), in a session of its own (stdin
 ``/dev/null``, output appended to ``serve.log`` next to the socket, no controlling terminal) so it outlives
 whoever started it: background jobs survive the agent's client restarting, and the dashboard quitting or its
 terminal closing. Waiting for it never blocks the loop, and a host that cannot start is reported with the
 reason its log gives.
+
+**A lost connection** is met the same way by every client that meets it: ``retry`` says how one call rides
+through its host re-executing itself in place (which calls are sent again, how many times, how long the host
+may take to be back, and the words when they are not), for ``openclaw-tui call`` and the MCP server alike;
+``backoff`` spaces the tries of a link that keeps its host over time (the dashboard's, a node's, the fleet's)
+to connect again.
 """
 
 from openclaw_tui.core.exports import lazy_exports
@@ -102,7 +107,9 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         host_opener as host_opener,
         start_host as start_host,
     )
+    from .backoff import ReconnectBackoff as ReconnectBackoff
     from .client import HostClient as HostClient, NoHost as NoHost
+    from .retry import BACK_S as BACK_S, RideThrough as RideThrough
     from .socketpaths import (
         SocketPathError as SocketPathError,
         check_length as check_length,

@@ -72,9 +72,7 @@ class HostClient:
         if self.closed.is_set():
             raise ConnectionError("the host connection is closed")
         id_ = next(self._ids)
-        line = p.request(id_, method, params or {})
-        if len(line) >= p.MAX_LINE:
-            raise p.MessageTooLarge(f"{len(line)} bytes once encoded; the host reads at most {p.MAX_LINE} per message")
+        line = p.within_limit(p.request(id_, method, params or {}))
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting[id_] = fut
         self._writer.write(line)

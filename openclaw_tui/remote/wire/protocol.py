@@ -63,18 +63,6 @@ def in_callers_directory(call: dict[str, Any], cwd: str) -> dict[str, Any]:
     return call
 
 
-READS = frozenset({"list", "poll", "log", "screen"})
-"""The ``process`` actions a client may send again when the host restarted while they ran: they only read
-(a poll that ran before the restart may have taken output the retry then lacks; ``log`` still has it)."""
-RESTARTED = ("the openclaw-tui host restarted (re-executed itself in place, keeping its sessions) while this "
-             "call ran, so its outcome is unknown; check with list/poll before retrying")
-
-
-def retry_safe(call: dict[str, Any]) -> bool:
-    """Whether ``call`` may be sent again after the host restarted while it ran (see ``READS``)."""
-    return call.get("tool") == "process" and call.get("action") in READS
-
-
 def encode(message: dict[str, Any]) -> bytes:
     """One message as a line. Text that UTF-8 cannot carry (a lone surrogate echoed back in an error) is
     escaped as JSON writes it (``\\udc80``), so encoding never fails and every request is answered."""
@@ -87,6 +75,13 @@ def encode(message: dict[str, Any]) -> bytes:
 
 def request(id_: int, method: str, params: dict[str, Any]) -> bytes:
     return encode({"jsonrpc": "2.0", "id": id_, "method": method, "params": params})
+
+
+def within_limit(line: bytes) -> bytes:
+    """``line``, when the other side will read it; MessageTooLarge saying how large it is, when not."""
+    if len(line) >= MAX_LINE:
+        raise MessageTooLarge(f"{len(line)} bytes once encoded; the host reads at most {MAX_LINE} per message")
+    return line
 
 
 def notification(method: str, params: dict[str, Any]) -> bytes:

@@ -2,9 +2,11 @@
 
 Stock pyte walks a generator once per character; here a handful of regular expressions match whole
 runs of printable text and whole CSI sequences, so a plain or coloured line costs a few Python calls
-instead of one per byte. Bytes are decoded with an incremental UTF-8 decoder (invalid bytes become
-U+FFFD, never an exception) and an escape sequence cut off at the end of a read is held back until the
-rest arrives. The parser knows nothing of screen state: it calls the screen's handlers by name.
+instead of one per byte. Where a sequence ends, and what its body may hold, is the core's one grammar
+(:mod:`openclaw_tui.core.vt.grammar`, tmux's), the same the agent's text is stripped by. Bytes are decoded
+with an incremental UTF-8 decoder (invalid bytes become U+FFFD, never an exception) and an escape sequence
+cut off at the end of a read is held back until the rest arrives. The parser knows nothing of screen
+state: it calls the screen's handlers by name.
 """
 
 from __future__ import annotations
@@ -14,18 +16,19 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-_TEXT = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")
-_SGR = re.compile(r"\x1b\[([0-9;:]*)m")
-_CSI = re.compile(r"\x1b\[([<=>?]?)([0-9:;]*)([\x20-\x2f]*)([\x40-\x7e])")
-_CSI_ANY = re.compile(r"\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]")
-_OSC = re.compile(r"\x1b\]([^\x07\x1b\x9c]*)(\x07|\x9c|\x1b\\)")
-_ST = re.compile(
-    r"\x9c|\x1b\\"
-)  # ends a DCS/PM/APC/SOS string, which may hold other escapes (tmux passthrough)
-_ESC = re.compile(r"\x1b([\x20-\x2f]*)([\x30-\x7e])")
-_PARTIAL = re.compile(r"\x1b(?:\[[\x30-\x3f]*[\x20-\x2f]*|\][^\x07\x1b\x9c]*\x1b?|[\x20-\x2f]*)?")
-_STRING_END = re.compile(r"\x07|\x9c|\x1b\\")
-_MAX_PENDING = 1 << 16  # an unterminated OSC/DCS longer than this is skipped, not buffered
+from openclaw_tui.core.vt import grammar
+
+_GRAMMAR = grammar.TEXT  # the emulator reads decoded text
+
+_TEXT = re.compile(r"[^\x00-\x1f\x7f-\x9f]+")  # C1 controls draw nothing, as in tmux
+# The common CSI forms, straight to their handlers (the grammar's general reading covers the rest).
+_SGR = re.compile(rf"\x1b\[([0-9;:]{{0,{grammar.PARAMS_MAX}}})m")
+_CSI = re.compile(  # a lead and at most two intermediates: tmux keeps three in all
+    rf"\x1b\[([<=>?]?)([0-9:;]{{0,{grammar.PARAMS_MAX}}})([\x20-\x2f]{{0,2}})([\x40-\x7e])"
+)
+_OSC_ENDS = re.compile(r"[\x07\x18\x1a\x1b]")
+_C0 = re.compile(r"[\x00-\x1f]")
+_CSI_FINAL = re.compile(r"[@-~]")
 
 CONTROLS = {
     "\x07": "bell",
@@ -68,8 +71,7 @@ class ByteParser:
 
     def __init__(self, screen: Any) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-        self._pending = ""
-        self._skipping_string = False
+        self._pending = ""  # an unfinished sequence, held back for the next feed
         self._draw: Callable[[str], None] = screen.draw
         self._csi: Callable[[str, str, str, str], None] = screen.csi
         self._sgr: Callable[[str], None] = screen.sgr
@@ -82,19 +84,16 @@ class ByteParser:
         """Forget half-read input (a partial UTF-8 character or escape sequence)."""
         self._decoder.reset()
         self._pending = ""
-        self._skipping_string = False
 
     def feed(self, data: bytes) -> None:
         text = self._decoder.decode(data)
         if self._pending:
+            if (self._pending.startswith("\x1b]") and _OSC_ENDS.search(text) is None
+                    and len(self._pending) + len(text) <= grammar.MAX_HELD):
+                self._pending += text  # a long OSC (a clipboard copy) is not scanned again per read
+                return
             text = self._pending + text
             self._pending = ""
-        if self._skipping_string:
-            end = _STRING_END.search(text)
-            if end is None:
-                return
-            self._skipping_string = False
-            text = text[end.end() :]
         self.feed_text(text)
 
     def feed_text(self, text: str) -> None:
@@ -106,15 +105,18 @@ class ByteParser:
             if char == "\x1b":
                 m = sgr_match(text, pos)
                 if m is not None:
-                    sgr(m.group(1))
+                    params = m.group(1)
+                    if len(params) < 10 or not grammar.discarded_params(params):
+                        sgr(params)
                     pos = m.end()
                     continue
                 m = csi_match(text, pos)
                 if m is not None:
-                    csi(*m.groups())
+                    if len(m.group(2)) < 10 or not grammar.discarded_params(m.group(2)):
+                        csi(*m.groups())
                     pos = m.end()
                 else:
-                    pos = self._escape(text, pos)
+                    pos = self._sequence(text, pos)
                     if pos < 0:
                         return
             elif char >= " " and not "\x7f" <= char <= "\x9f":
@@ -130,78 +132,55 @@ class ByteParser:
                     handler()
                 pos += 1
 
-    def _escape(self, text: str, pos: int) -> int:
-        """Handle a non-CSI (or odd CSI) escape at ``pos``; returns the next position, -1 if held back."""
-        nxt = text[pos + 1 : pos + 2]
-        if nxt == "]":
-            m = _OSC.match(text, pos)
-            if m is not None:
-                self._osc(m.group(1))
-                return m.end()
-        elif nxt in ("P", "^", "_", "X"):
-            m = _ST.search(text, pos + 2)
-            if m is not None:
-                return m.end()  # DCS/PM/APC/SOS strings carry nothing we draw
-            return self._hold(text[pos:], string=True)
-        elif nxt == "[":
-            m = _CSI_ANY.match(text, pos)
-            if m is not None:
-                return m.end()  # well-formed but not a sequence we know: ignore it whole
+    def _act(self, controls: str) -> None:
+        for char in controls:
+            handler = self._controls.get(char)
+            if handler is not None:
+                handler()
+
+    def _sequence(self, text: str, pos: int) -> int:
+        """Read the sequence at ``pos`` as the grammar does; the next position, or -1 if it is held back."""
+        m = _GRAMMAR.sequence.match(text, pos)
+        if m is None:
+            acted, self._pending = _GRAMMAR.hold(text[pos:], osc=True)
+            self._act(acted)  # only for a tail cut down to its state: the controls in it act now
+            return -1
+        end = m.end()
+        seq = m.group()
+        if _GRAMMAR.inert.search(seq) is not None:
+            self._act(_GRAMMAR.acted(seq))
+            start = _GRAMMAR.inert_run.match(seq, 1).end()  # type: ignore[union-attr]
         else:
-            m = _ESC.match(text, pos)
-            if m is not None:
-                self._esc(*m.groups())
-                return m.end()
-        rest = text[pos:]
-        partial = _PARTIAL.match(rest)
-        if partial is not None and partial.end() == len(rest):
-            if len(rest) <= _MAX_PENDING or nxt == "]":
-                return self._hold(rest, string=nxt == "]")
-            return pos + 1  # an endless run of parameters: not a sequence any program meant
-        if nxt == "]":
-            # An OSC cut short by another escape: drop what was collected, go on at that escape.
-            end = text.find("\x1b", pos + 2)
-            return end if end > 0 else len(text)
-        if nxt == "[":
-            return self._csi_with_controls(text, pos)
-        return pos + 1  # a lone ESC before something that cannot follow it: drop the ESC
+            start = 1
+        kind = seq[start : start + 1]
+        last = seq[-1]
+        if kind == "[":
+            if _CSI_FINAL.fullmatch(last) is not None:
+                self._csi_read(_GRAMMAR.inert.sub("", seq[start + 1 : -1]), last)
+        elif kind == "]":
+            payload = seq[start + 1 :]
+            if payload.endswith(("\x07", "\x18", "\x1a")):
+                payload = payload[:-1]
+            if len(payload) < grammar.MAX_HELD:  # tmux drops a payload its buffer cannot hold
+                self._osc(_C0.sub("", payload))
+        elif kind and "\x20" <= kind <= "\x2f":
+            if "\x30" <= last <= "\x7e" and len(seq) > start + 1:
+                inter = _GRAMMAR.inert.sub("", seq[start:-1])
+                if len(inter) <= grammar.INTERMEDIATES_MAX:
+                    self._esc(inter, last)
+        elif kind and "\x30" <= kind <= "\x7e" and kind not in "P[]X^_k":
+            self._esc("", kind)
+        return end  # strings (DCS, SOS, PM, APC, tmux's title) carry nothing we draw; CAN/SUB abort
 
-    def _hold(self, rest: str, string: bool) -> int:
-        """Keep an unfinished sequence for the next feed; a string grown past the limit is skipped instead."""
-        if len(rest) <= _MAX_PENDING:
-            self._pending = rest
-        elif string:
-            self._skipping_string = True
-        return -1
-
-    def _csi_with_controls(self, text: str, pos: int) -> int:
-        """A CSI with C0 controls inside: they act at once (as on a VT), then the sequence completes."""
-        i = pos + 2
-        body: list[str] = []
-        controls: list[str] = []
-        while i < len(text):
-            char = text[i]
-            if char in ("\x18", "\x1a"):
-                return i + 1  # CAN/SUB cancel the sequence
-            if char == "\x1b":
-                return i
-            if char < " ":
-                controls.append(char)
-            elif "\x20" <= char <= "\x3f":
-                body.append(char)
-            elif "\x40" <= char <= "\x7e":
-                for control in controls:
-                    handler = self._controls.get(control)
-                    if handler is not None:
-                        handler()
-                m = _CSI.match("\x1b[" + "".join(body) + char)
-                if m is not None:
-                    self._csi(*m.groups())
-                return i + 1
-            else:
-                return i  # not part of a CSI: abandon it
-            i += 1
-        if len(text) - pos > _MAX_PENDING:
-            return pos + 1
-        self._pending = text[pos:]
-        return -1
+    def _csi_read(self, body: str, final: str) -> None:
+        """A CSI read the long way (controls or ignored bytes inside, odd forms): dispatched as tmux would."""
+        form = _GRAMMAR.csi_form.fullmatch(body)
+        if form is None:
+            return  # a parameter after an intermediate, or a second lead: tmux ignores the sequence
+        lead, params, inter = form.groups()
+        if len(lead) + len(inter) > grammar.INTERMEDIATES_MAX or grammar.discarded_params(params):
+            return
+        if final == "m" and not lead and not inter:
+            self._sgr(params)
+        else:
+            self._csi(lead, params, inter, final)

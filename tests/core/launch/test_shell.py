@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 
 from openclaw_tui import ToolHost
@@ -18,6 +23,7 @@ from openclaw_tui.core.launch.shell import chosen_shell, merged_path, probe_logi
 
 from ...conftest import MARK
 from ...hosting import hosting
+from ...waiting import wait_for
 
 BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")
@@ -98,6 +104,17 @@ def test_a_login_shell_that_hangs_gives_up_in_time_and_leaves_nothing(home) -> N
 
 
 @needs_bash
+def test_a_probe_given_up_lets_the_profile_clean_up_after_itself(home) -> None:
+    """pyenv's rehash holds a lock file that its EXIT trap removes: a probe killed outright left it, and every
+    later login shell of the user waited a minute on it."""
+    lock = home / "rehash.lock"
+    (home / ".bash_profile").write_text(
+        f'bash -c \'set -o noclobber; echo > "{lock}"; trap "rm -f {lock}" EXIT; sleep 60\'\n')
+    assert probe_login_path(probe_env(home), timeout_s=1.0) == ()
+    assert not lock.exists()
+
+
+@needs_bash
 def test_a_daemon_holding_the_output_does_not_delay_the_answer(home) -> None:
     (home / ".bash_profile").write_text('sleep 60 &\nexport PATH="$HOME/loginbin:$PATH"\n')
     start = time.monotonic()
@@ -132,3 +149,26 @@ async def test_login_path_false_leaves_path_as_the_host_has_it(login_home, tmp_p
     async with hosting(ToolHost(settings=load_settings(cfg, env={}))) as host:
         r = await host.call({"tool": "exec", "command": "login-only-tool"}, agent="main")
     assert r["details"]["exitCode"] == 127
+
+
+@needs_bash
+async def test_a_host_that_ends_while_its_probe_hangs_ends_the_probe_too(home, tmp_path) -> None:
+    """The probe runs in a thread of the host; a host ending by SIGTERM must not leave the login shell (in a
+    session of its own) or what its profile started behind it."""
+    (home / ".bash_profile").write_text("sleep 60\n")
+    env = {**probe_env(home), "OPENCLAW_TUI_SOCKET": str(sock := Path(tempfile.mkdtemp(dir="/tmp")) / "s"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    host = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        probe = await wait_for(lambda: next((c for c in psutil.Process(host.pid).children(recursive=True)
+                                       if shell.SENTINEL in " ".join(c.cmdline())), None), 30, "the probe")
+        host.send_signal(signal.SIGTERM)
+        assert host.wait(timeout=30) is not None
+        _, alive = psutil.wait_procs([probe], timeout=30)
+        assert not alive  # it would live until the profile's sleep ends
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait()
+        shutil.rmtree(sock.parent, ignore_errors=True)

@@ -93,3 +93,15 @@ async def test_a_pty_program_gets_one_answer_per_query_whoever_watches(host: Too
             view.close()
     assert session.exit.code == 0
     assert "ESC[1;4R ESC[?62;22c ESC[0n ESC[?1;4;1R" in session.output.full_text()
+
+
+def test_a_query_inside_a_dcs_string_is_none_and_one_after_it_is_found() -> None:
+    # tmux passthrough carries an inner program's bytes in a DCS string: tmux answers none of them
+    stream = b"\x1bPtmux;\x1b\x1b[6n\x1b\x1b[c\x1b\\" + b"\x1b[5n"
+    assert [q for _, q in found_ends([stream])] == [b"\x1b[5n"]
+    for cut in range(1, len(stream)):
+        assert [q for _, q in found_ends([stream[:cut], stream[cut:]])] == [b"\x1b[5n"], cut
+
+
+def test_a_query_with_a_control_inside_is_a_query_as_the_screen_reads_it() -> None:
+    assert found_ends([b"\x1b[\x076n", b"\x1b[6\x18n"]) == [(5, b"\x1b[\x076n")]  # CAN aborts the second

@@ -26,13 +26,10 @@ def convert(*chunks: bytes) -> str:
         (b"\x1b[?25l\x1b[?1049hx\x1b[?2004l", "x"),
         (b"a\x1b[2 qb", "ab"),
         (b"a\x1b[>0;1;2cb", "ab"),
-        (b"a\xc2\x9b31mb", "ab"),
-        # OSC: BEL, ST as ESC \, ST as U+009C, 8-bit OSC, hyperlinks
+        # OSC: BEL, ST as ESC \, hyperlinks; U+009C is part of the body, not its end (as in tmux)
         (b"\x1b]0;title\x07text", "text"),
         (b"\x1b]2;title\x1b\\text", "text"),
-        (b"\x1b]2;title\xc2\x9ctext", "text"),
-        (b"\xc2\x9d0;title\x07text", "text"),
-        (b"\xc2\x9d0;title\x1b\\text", "text"),
+        (b"\x1b]2;title\xc2\x9ctext\x07after", "after"),
         (b"\x1b]8;;http://e.com\x1b\\link\x1b]8;;\x1b\\", "link"),
         (b"\x1b]0;t\xc3\xa9tle \xf0\x9f\x98\x80\x07ok", "ok"),
         # DCS, SOS, PM, APC, 7- and 8-bit
@@ -40,9 +37,8 @@ def convert(*chunks: bytes) -> str:
         (b"a\x1bXsos\x1b\\b", "ab"),
         (b"a\x1b^pm\x1b\\b", "ab"),
         (b"a\x1b_Gf=100;AAAA\x1b\\b", "ab"),
-        (b"a\xc2\x90dcs\xc2\x9cb", "ab"),
-        (b"a\xc2\x9fapc\x1b\\b", "ab"),
         (b"a\x1bPbel\x07inside\x1b\\b", "ab"),  # BEL does not end a DCS
+        (b"a\x1bPq\x1ab\x1b\\c", "ac"),  # nor do CAN and SUB, once its body began (as in tmux)
         # short escapes
         (b"a\x1b(Bb", "ab"),
         (b"a\x1b)0b", "ab"),
@@ -55,7 +51,6 @@ def convert(*chunks: bytes) -> str:
         (b"a\x1b\\b", "ab"),
         # strings aborted by CAN/SUB or by another sequence
         (b"a\x1b]0;t\x18b", "ab"),
-        (b"a\x1bPq\x1ab", "ab"),
         (b"a\x1b]0;title\x1b[31mb", "ab"),
     ],
 )
@@ -75,8 +70,15 @@ def test_sequences_are_stripped(raw: bytes, expected: str) -> None:
         (b"a\xc2\x85b", "a\\x85b"),  # C1 NEL is not a sequence
         (b"a\xc2\x9cb", "a\\x9cb"),  # a stray ST with no string
         (b"a\x1b", "a"),  # a lone ESC at end of stream is a cut-off sequence
-        (b"a\x1b\x01b", "a\\x1b\\x01b"),  # ESC followed by something that is not a sequence
-        (b"a\x1b[1\x07m", "a\\x1b[1\\x07m"),
+        # a control inside ESC or CSI acts there (tmux rings, moves ...) and the sequence goes on
+        (b"a\x1b\x01b", "a\\x01"),
+        (b"a\x1b[1\x07mb", "a\\x07b"),
+        # 8-bit C1 controls introduce nothing in a UTF-8 terminal (tmux draws what follows them)
+        (b"a\xc2\x9b31mb", "a\\x9b31mb"),
+        (b"\xc2\x9d0;title\x07text", "\\x9d0;title\\x07text"),
+        (b"\xc2\x9d0;title\x1b\\text", "\\x9d0;titletext"),
+        (b"a\xc2\x90dcs\xc2\x9cb", "a\\x90dcs\\x9cb"),
+        (b"a\xc2\x9fapc\x1b\\b", "a\\x9fapcb"),
         (b"tab\there\n", "tab\there\n"),
     ],
 )
