@@ -64,8 +64,9 @@ class SessionPanel(Vertical):
     @property
     def body(self) -> TerminalView | StreamLog | LogPane | None:
         """The view of the session's output on screen (None: no session)."""
-        current = self.query_one(ContentSwitcher).current
-        return {"terminal": self.terminal, "stream": self.stream, "log-pane": self.log_pane}.get(current or "")
+        views: dict[str, TerminalView | StreamLog | LogPane] = {"terminal": self.terminal, "stream": self.stream,
+                                                                "log-pane": self.log_pane}
+        return views.get(self.query_one(ContentSwitcher).current or "")
 
     @property
     def searching(self) -> bool:
