@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from openclaw_tui.core.calls import calltext, failure, toolcall
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.wire import find_host, oneshot, protocol as p, socket_path
 
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
@@ -39,7 +40,7 @@ def run_call(source: str, agent: str | None) -> int:
         sys.stderr.write(f"openclaw-tui: {' '.join(str(exc).split())}\n")  # one line, whatever it quotes
         return 2
     _print(res)
-    return 1 if res.get("details", {}).get("status") == "failed" else 0
+    return 1 if res.get("details", {}).get("status") == Status.FAILED else 0
 
 
 def read_call(source: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 import time
 
+from openclaw_tui.core.session import Status
 from openclaw_tui.core.version import __version__
 from openclaw_tui.remote.wire import find_host, oneshot, protocol as p, socket_path
 
@@ -53,7 +54,7 @@ def run_reexec() -> int:
         (listed,) = oneshot.exchange(path, [("call", {"call": {"tool": "process", "action": "list"}, "agent": None})],
                                      timeout=30)
         sessions = listed["details"]["sessions"]
-        kept = f"{len(sessions)} sessions kept ({sum(s['status'] == 'running' for s in sessions)} running)"
+        kept = f"{len(sessions)} sessions kept ({sum(s['status'] == Status.RUNNING for s in sessions)} running)"
     except (oneshot.HostUnreachable, p.RemoteError, KeyError, TypeError):
         kept = "its sessions could not be listed"
     print(f"openclaw-tui: host pid {back['pid']} re-executed in place in {took:.0f} ms: version {before['version']} "

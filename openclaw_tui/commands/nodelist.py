@@ -14,6 +14,7 @@ import tomllib
 from typing import Any
 
 from openclaw_tui.core.config import NodeSettings, Settings, load_settings
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.nodes import NodeUnreachable, SshLink, mirror_over
 from openclaw_tui.remote.wire import protocol as p
 
@@ -61,7 +62,7 @@ async def _check(node: NodeSettings) -> tuple[bool, str]:
     finally:
         await link.close()
     sessions: list[dict[str, Any]] = listed["details"].get("sessions", [])
-    running = sum(1 for s in sessions if s.get("status") == "running")
+    running = sum(1 for s in sessions if s.get("status") == Status.RUNNING)
     count = f"{len(sessions)} session" + ("" if len(sessions) == 1 else "s")
     return True, (f"answers  openclaw-tui {link.client.hello.get('version', '?')}  {count} "
                   f"({running} running)  {statistics.median(trips):.1f} ms round trip  "

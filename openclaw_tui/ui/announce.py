@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from openclaw_tui.core.session import FAILED, end_words
+from openclaw_tui.core.session import Status, end_words
 from openclaw_tui.remote.mirror import SessionView
 
 from .notices import Notice
@@ -66,7 +66,7 @@ class Announcer:
         self._answered.discard(sid)
         self._expected.discard(sid)
         how = end_words(bool(details.get("timedOut")), details.get("exitSignal"), details.get("exitCode"))
-        failed = details["status"] == FAILED or bool(details.get("exitCode"))
+        failed = details["status"] == Status.FAILED or bool(details.get("exitCode"))
         self._merge(EXIT, [(sid, f"{sid} ({details['name']}) {details['status']}, {how}", failed)],
                     "error" if failed else "information")
 

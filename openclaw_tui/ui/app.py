@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from .announce import Announcer
@@ -270,9 +271,9 @@ class DashboardApp(App[int]):
         foreground = not params.get("background", True)
         res = await self.host.call({"tool": "exec", **params, "background": True}, agent=None)
         sid = res["details"].get("sessionId")
-        if res["details"]["status"] == "failed" and res["details"].get("pid") is None:
+        if res["details"]["status"] == Status.FAILED and res["details"].get("pid") is None:
             self.action_new_command(params, res["text"])  # refused before it ran: correct it, don't retype
-        elif res["details"]["status"] == "failed":
+        elif res["details"]["status"] == Status.FAILED:
             self.notify(res["text"], title="Command failed", severity="error", markup=False)
         elif sid:
             self._sync()
@@ -304,7 +305,7 @@ class DashboardApp(App[int]):
         results = await asyncio.gather(*(self.host.call({"tool": "process", "action": "kill", "sessionId": sid},
                                                         agent=None) for sid in ids))
         failed = [r["text"] for r in results
-                  if r["details"].get("status") == "failed" and r["details"].get("failureKind") != "not-running"]
+                  if r["details"].get("status") == Status.FAILED and r["details"].get("failureKind") != "not-running"]
         if failed:
             self._quitting = False
             self.notify("Not every session could be ended: " + " ".join(failed), title="Quit", severity="error",

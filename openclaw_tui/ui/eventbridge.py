@@ -10,12 +10,21 @@ from collections.abc import Callable
 
 from textual.message_pump import MessagePump
 
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import (
+    Event,
+    EventKind,
+    LinkGone,
+    LinkState,
+    OutputCoalescer,
+    SessionState,
+    Snapshot,
+)
 from openclaw_tui.remote.mirror import HostView
 
 from .messages import HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 
-_LIST_KINDS = frozenset({ev.SNAPSHOT, ev.ADDED, ev.BACKGROUNDED, ev.INPUT, ev.REMOVED, ev.WAITING, ev.EXITED})
+_LIST_KINDS = frozenset({EventKind.SNAPSHOT, EventKind.ADDED, EventKind.BACKGROUNDED, EventKind.INPUT,
+                         EventKind.REMOVED, EventKind.WAITING, EventKind.EXITED})
 
 
 class HostBridge:
@@ -25,7 +34,7 @@ class HostBridge:
         self.host = host
         self.target = target
         self._list_pending = False
-        self._events = ev.OutputCoalescer(self._on_event)
+        self._events = OutputCoalescer(self._on_event)
         self.link, self.where = "live", ""  # the link to the host as last heard (the snapshot says it at once)
         self._unsubscribe: Callable[[], None] | None = host.subscribe(self._events)
 
@@ -42,24 +51,24 @@ class HostBridge:
         """Call when a :class:`SessionsChanged` was handled, so the next list change posts a new one."""
         self._list_pending = False
 
-    def _on_event(self, event: ev.Event) -> None:
-        sid = event.session_id
-        if event.kind == ev.HOST_GONE:
-            self.target.post_message(HostGone(event.data.get("why", "")))
+    def _on_event(self, event: Event) -> None:
+        sid, payload = event.session_id, event.payload
+        if isinstance(payload, LinkGone):
+            self.target.post_message(HostGone(payload.why))
             return
-        if event.kind == ev.HOST_LINK or (event.kind == ev.SNAPSHOT and "link" in event.data):
-            self.link, self.where = event.data["link"], event.data.get("where", "")
-            self.target.post_message(HostLinkChanged(event.data["link"], event.data.get("why", ""),
-                                              event.data.get("where", "")))
-            if event.kind == ev.HOST_LINK:
+        link = payload.link if isinstance(payload, Snapshot) else payload
+        if isinstance(link, LinkState):
+            self.link, self.where = link.link, link.where
+            self.target.post_message(HostLinkChanged(link.link, link.why, link.where))
+            if event.kind == EventKind.HOST_LINK:
                 return
-        if event.kind == ev.OUTPUT and sid is not None:
+        if event.kind == EventKind.OUTPUT and sid is not None:
             self.target.post_message(SessionOutput(sid))
             return
-        if event.kind == ev.EXITED and sid is not None:
+        if event.kind == EventKind.EXITED and sid is not None and isinstance(payload, SessionState):
             session = self.host.session(sid)
             listed = session is not None and session.backgrounded
-            self.target.post_message(SessionExited(sid, dict(event.data), listed))
+            self.target.post_message(SessionExited(sid, dict(payload.details), listed))
         if event.kind in _LIST_KINDS and not self._list_pending:
             self._list_pending = True
             self.target.post_message(SessionsChanged())

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import Event, EventKind
 from openclaw_tui.core.tools.process_input import InputRefused
 from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 
@@ -74,7 +74,7 @@ def test_without_nodes_the_dashboard_keeps_its_one_host(tmp_path: Path) -> None:
 
 
 async def test_every_action_on_a_node_session_reaches_its_node_by_the_bare_id(fleet: FleetHost, rig: SshRig) -> None:
-    heard: list[ev.Event] = []
+    heard: list[Event] = []
     fleet.subscribe(heard.append)
     here = await start(fleet, "sleep 300")
     sid = await start(fleet, "cat", node="a", pty=True)
@@ -103,10 +103,10 @@ async def test_every_action_on_a_node_session_reaches_its_node_by_the_bare_id(fl
     res = await fleet.call({"tool": "process", "action": "kill", "sessionId": other})
     assert res["details"]["status"] != "running" and res["details"]["sessionId"] == other, res
     assert other in res["text"]
-    await wait_for(lambda: [e for e in heard if e.kind == ev.EXITED and e.session_id == other], DEADLINE_S,
+    await wait_for(lambda: [e for e in heard if e.kind == EventKind.EXITED and e.session_id == other], DEADLINE_S,
                    "node b's exit event, by the prefixed id")
-    exited = next(e for e in heard if e.kind == ev.EXITED and e.session_id == other)
-    assert exited.data["sessionId"] == other and exited.data["node"] == "b"
+    exited = next(e for e in heard if e.kind == EventKind.EXITED and e.session_id == other)
+    assert exited.payload.to_json()["sessionId"] == other and exited.payload.to_json()["node"] == "b"
     assert fleet.session(here).running  # type: ignore[union-attr]  # the local session was not touched
     for s in (sid, here):
         await fleet.call({"tool": "process", "action": "kill", "sessionId": s})
@@ -114,7 +114,7 @@ async def test_every_action_on_a_node_session_reaches_its_node_by_the_bare_id(fl
 
 async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answers_again(
         fleet: FleetHost, rig: SshRig) -> None:
-    heard: list[ev.Event] = []
+    heard: list[Event] = []
     fleet.subscribe(heard.append)
     # a session that ended: one still running when its host is SIGKILLed could outlive it (the node's affair)
     sid = await start(fleet, "sleep 0.5; echo done", node="b")
@@ -128,11 +128,11 @@ async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answe
     assert res["details"]["failureKind"] == "node-unreachable" and "node b" in res["text"], res
     with pytest.raises(InputRefused, match="node b"):
         await fleet.send_input(sid, b"x", "operator", "type")
-    before = len([e for e in heard if e.kind == ev.SNAPSHOT])
+    before = len([e for e in heard if e.kind == EventKind.SNAPSHOT])
     rig.hosts["b"].start()
     rig.hosts["b"].wait_ready()
     await wait_for(lambda: fleet.node_states["b"] is None, 60, "node b answering again")
-    assert len([e for e in heard if e.kind == ev.SNAPSHOT]) > before  # the dashboard lists everything again
+    assert len([e for e in heard if e.kind == EventKind.SNAPSHOT]) > before  # the dashboard lists everything again
     new = await start(fleet, "sleep 300", node="b")
     await wait_for(lambda: fleet.session(new), DEADLINE_S, "a new session on node b, live")
     await fleet.call({"tool": "process", "action": "kill", "sessionId": new})

@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import Event, EventKind
 
 from ..hosting import hosting
 from ..sshrig import MARK, SshRig
@@ -113,15 +113,15 @@ async def test_list_merges_this_hosts_sessions_and_every_nodes_newest_first(host
 
 
 async def test_an_exit_on_a_node_reaches_its_agent_exactly_once(host: ToolHost) -> None:
-    heard: list[ev.Event] = []
-    host.subscribe(lambda e: heard.append(e) if e.kind == ev.NOTIFICATION else None)
+    heard: list[Event] = []
+    host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
     sid = await start_on(host, "a", "sleep 0.5; echo finished-on-a; exit 3")
     mine = lambda: [e for e in heard if e.session_id == sid]
     deadline = time.monotonic() + DEADLINE_S
     while not mine():
         assert time.monotonic() < deadline, "the node's exit notice never arrived"
         await asyncio.sleep(0.05)
-    notice = mine()[0].data
+    notice = mine()[0].payload.to_json()
     assert notice["agent"] == "alice" and notice["exitCode"] == 3 and notice["node"] == "a"
     assert notice["text"].startswith(f"[exit] {sid} ") and "finished-on-a" in notice["text"]
     # The next result, wherever it runs, carries it once; later ones, here or on the node, never again.
@@ -138,8 +138,8 @@ async def test_an_exit_on_a_node_reaches_its_agent_exactly_once(host: ToolHost) 
 
 
 async def test_a_poll_that_returns_the_end_takes_the_place_of_the_queued_notice(host: ToolHost) -> None:
-    heard: list[ev.Event] = []
-    host.subscribe(lambda e: heard.append(e) if e.kind == ev.NOTIFICATION else None)
+    heard: list[Event] = []
+    host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
     sid = await start_on(host, "b", "sleep 0.3; echo done")
     deadline = time.monotonic() + DEADLINE_S
     while not [e for e in heard if e.session_id == sid]:  # ended with nobody polling: a notice is queued
@@ -210,8 +210,8 @@ def _bridges() -> list[psutil.Process]:
 
 
 async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_again(host: ToolHost, rig: SshRig) -> None:
-    heard: list[ev.Event] = []
-    host.subscribe(lambda e: heard.append(e) if e.kind == ev.NOTIFICATION else None)
+    heard: list[Event] = []
+    host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
     sid = await start_on(host, "a", "sleep 300")
     go = rig.root / "release"
     held = await start_on(host, "a", f"while [ ! -e {go} ]; do sleep 0.1; done; echo released")

@@ -18,7 +18,7 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import EventKind
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
 from ..waiting import wait_for
@@ -106,16 +106,16 @@ async def test_an_attached_dashboards_view_reconnects_resyncs_and_takes_input_af
     sid = await serve.bg("read x; echo got $x", pty=True)
     remote = await RemoteHost.connect(serve.sock)
     heard: list[tuple[str, str]] = []
-    remote.subscribe(lambda event: heard.append((event.kind, event.data.get("link", ""))))
+    remote.subscribe(lambda event: heard.append((event.kind, event.payload.to_json().get("link", ""))))
     try:
         session = remote.session(sid)
         assert session is not None
         seen: list[int] = []
         remove = session.add_raw_listener(lambda: seen.append(session.raw.end))  # a terminal view follows it
         await serve.reexeced()
-        await wait_for(lambda: (ev.HOST_LINK, "reconnecting") in heard, 30, "the view to hear the link dropped")
-        await wait_for(lambda: (ev.HOST_LINK, "live") in heard, 30, "the view to reconnect by itself")
-        assert ev.HOST_GONE not in {kind for kind, _ in heard}
+        await wait_for(lambda: (EventKind.HOST_LINK, "reconnecting") in heard, 30, "the view to hear the link dropped")
+        await wait_for(lambda: (EventKind.HOST_LINK, "live") in heard, 30, "the view to reconnect by itself")
+        assert EventKind.HOST_GONE not in {kind for kind, _ in heard}
         assert remote.session(sid) is session and session.running  # the same object, resynced in place
         r = await remote.call({"tool": "process", "action": "list"})
         assert [s["sessionId"] for s in r["details"]["sessions"]] == [sid], r

@@ -16,6 +16,7 @@ import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.procs.termination import members
+from openclaw_tui.core.session import Event, EventKind
 from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
@@ -107,6 +108,31 @@ async def test_events_start_with_a_snapshot_and_follow_sessions(served) -> None:
                 break
         await stream.aclose()
         assert "session-added" in kinds and "session-exited" in kinds
+
+
+async def test_the_events_a_frontend_reads_off_the_socket_are_the_events_the_host_published(served) -> None:
+    host, sock = served
+    published: list[Event] = []
+    unsubscribe = host.subscribe(published.append)
+    async with await HostClient.connect(sock) as client:
+        stream = client.events()
+        await anext(stream)  # the snapshot
+        r = await client.call({"tool": "exec", "command": "echo hi; exit 4", "background": True}, agent="a")
+        sid = r["details"]["sessionId"]
+        received = []
+        async for params in stream:
+            received.append(Event.from_json(params))
+            if params["kind"] == "exit-notification":
+                break
+        await stream.aclose()
+    unsubscribe()
+
+    def about_it(events: list) -> list:  # output events are coalesced on the socket: compared apart
+        return [e for e in events if e.session_id == sid and e.kind != EventKind.OUTPUT]
+
+    told = about_it(published)
+    assert about_it(received) == told
+    assert {EventKind.ADDED, EventKind.BACKGROUNDED, EventKind.EXITED, EventKind.NOTIFICATION} <= {e.kind for e in told}
 
 
 async def test_raw_output_streams_from_an_offset_and_input_is_recorded(served) -> None:

@@ -2,8 +2,9 @@
 
 ``toolcall.read`` turns JSON text or an object into a call or a named reason, ``calltext`` reads text that
 cannot be trusted (bad JSON, lone surrogates, deep nesting), and ``results`` builds ``{"text": ..., "details":
-{"status": ...}}``. Only the standard library is imported here: ``openclaw-tui call`` uses this package on its
-way to the socket and must start in a few tens of milliseconds.
+{"status": ...}}``. Only the standard library (and ``session.status``, which is only an ``enum``) is imported
+here: ``openclaw-tui call`` uses this package on its way to the socket and must start in a few tens of
+milliseconds.
 
 **Reading a call.** The host, the socket client, the socket server and ``openclaw-tui call`` all receive calls
 that may be broken: text that is not JSON, JSON that is not an object. Each used to word that on its own; here

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..session import Status
+
 TYPE_CHECKING = False  # not imported from `typing`, which would cost each `openclaw-tui call` a few ms
 
 if TYPE_CHECKING:
@@ -12,13 +14,13 @@ if TYPE_CHECKING:
 ToolResult = dict[str, "Any"]
 
 
-def result(text: str, status: str, **details: Any) -> ToolResult:
+def result(text: str, status: Status, **details: Any) -> ToolResult:
     return {"text": text, "details": {"status": status, **details}}
 
 
 def failure(message: str, kind: str, **details: Any) -> ToolResult:
     """A refused or failed call: the text names the problem and what would be valid."""
-    return result(message, "failed", failureKind=kind, **details)
+    return result(message, Status.FAILED, failureKind=kind, **details)
 
 
 EXEC_FIELDS = (

@@ -11,6 +11,7 @@ import tomllib
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,29 @@ YIELD_RANGE = (10, 120_000)
 TTL_RANGE = (60_000, 3 * 60 * 60 * 1000)
 OUTPUT_RANGE = (1_000, 200_000)
 INPUT_WAIT_RANGE = (1_000, 600_000)
-PLACEMENTS = ("auto", "sandbox", "gateway")  # where runs go (tools.exec.host): the sandbox, or the host itself
-PLACEMENT_ALIASES = {"host": "gateway"}
 TMP_MODES = ("shared", "private")
+
+
+class PlacementMode(StrEnum):
+    """``tools.exec.host``: where runs go. ``auto`` takes the sandbox when it works here; the others name a
+    placement (``containment.Placement``), and a run's own settings carry the one ``exec`` resolved."""
+
+    AUTO = "auto"
+    SANDBOX = "sandbox"
+    GATEWAY = "gateway"
+
+
+class ContainmentMode(StrEnum):
+    """``host.containment``: ``auto`` holds each gateway session in a cgroup of its own where the host can
+    make one; ``subreaper`` forces the fallback (``containment.ContainmentKind``)."""
+
+    AUTO = "auto"
+    SUBREAPER = "subreaper"
+
+
+PLACEMENTS = tuple(PlacementMode)
+PLACEMENT_ALIASES = {"host": PlacementMode.GATEWAY}
+CONTAINMENTS = tuple(ContainmentMode)
 
 
 class ConfigWarning(UserWarning):
@@ -58,7 +79,7 @@ class ExecSettings:
     notify_on_exit_empty_success: bool = False
     raw_ring_bytes: int = RAW_RING_BYTES
     kill_grace_s: float = KILL_GRACE_S
-    placement: str = "auto"  # tools.exec.host: auto | sandbox | gateway; exec resolves it before spawning
+    placement: PlacementMode = PlacementMode.AUTO  # exec resolves it before spawning
     sandbox_network: bool = True
     sandbox_tmp: str = "shared"  # shared: the host's /tmp, writable; private: an empty one per run
     secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
@@ -66,6 +87,9 @@ class ExecSettings:
     login_path: bool = True  # add what the user's login shell puts on PATH (probed once per host)
     path_login: tuple[str, ...] = ()  # per run, set by exec: the login shell's PATH entries found
     elevated: bool = False  # per run, set by exec: this run was admitted to run outside the sandbox
+
+    def __post_init__(self) -> None:  # typed whatever gave it (JSON of a journal or a handover gives a str)
+        object.__setattr__(self, "placement", PlacementMode(self.placement))
 
 
 @dataclass(frozen=True)
@@ -77,10 +101,13 @@ class Settings:
     elevated_allowed: bool = False
     agents: Mapping[str, ExecSettings] = field(default_factory=dict)
     source: str = "defaults"
-    containment: str = "auto"  # auto (a cgroup per gateway session where possible) | subreaper
+    containment: ContainmentMode = ContainmentMode.AUTO
     persist: bool = True  # journal sessions under state_dir (false: in memory only)
     state_dir: str = field(default_factory=lambda: default_state_dir(os.environ))  # [host] stateDir
     nodes: Mapping[str, NodeSettings] = field(default_factory=dict)  # [nodes.NAME]: other machines' hosts
+
+    def __post_init__(self) -> None:  # typed whatever gave it (a handover's JSON gives a str)
+        object.__setattr__(self, "containment", ContainmentMode(self.containment))
 
     def for_agent(self, agent: str | None) -> ExecSettings:
         """The settings an exec by ``agent`` captures at admission."""
@@ -196,7 +223,6 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
                     persist=persist, **host, nodes=parse_nodes(_table(data, "nodes"), _warn_loading))
 
 
-CONTAINMENTS = ("auto", "subreaper")
 HOST_WIDE_KEYS = ("persist",)
 
 
@@ -216,7 +242,7 @@ def _host(table: Mapping[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
     for key, value in table.items():
         path = os.path.expanduser(value) if key == "stateDir" and isinstance(value, str) else ""
         if key == "containment" and value in CONTAINMENTS:
-            out["containment"] = value
+            out["containment"] = ContainmentMode(value)
         elif key == "stateDir" and os.path.isabs(path):
             out["state_dir"] = os.path.normpath(path)
         else:
@@ -278,7 +304,7 @@ def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
         if mode not in PLACEMENTS:
             _warn(f"tools.exec.host must be one of {', '.join(PLACEMENTS)}, got {value!r}: ignored")
             return {}
-        return {"placement": mode}
+        return {"placement": PlacementMode(mode)}
     if key == "pathPrepend":
         dirs = _paths("tools.exec.pathPrepend", value)
         return {} if dirs is None else {"path_prepend": dirs}

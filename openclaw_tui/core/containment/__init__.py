@@ -112,10 +112,10 @@ from ..exports import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from . import sandbox as sandbox
+    from .enclosures import ContainmentKind as ContainmentKind
     from .hostcontainment import Containment as Containment
     from .liverecord import Swept as Swept
-    from .run import SessionRun as SessionRun
+    from .run import Placement as Placement, SessionRun as SessionRun
     from .runner import Child as Child, spawn_pipe as spawn_pipe, spawn_pty as spawn_pty
-    from .sandbox import GATEWAY as GATEWAY, SANDBOX as SANDBOX
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -7,21 +7,26 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from ..procs import cgroups, proctable, termination as lifecycle
 from .leftovers import family, trusted_groups
 from .preexec import Entry
 
-CGROUP = "cgroup"
-SUBREAPER = "subreaper"
-SANDBOX = "sandbox"
+
+class ContainmentKind(StrEnum):
+    """What holds a session's processes (``details.containment``): one kind per enclosure below."""
+
+    CGROUP = "cgroup"
+    SUBREAPER = "subreaper"
+    SANDBOX = "sandbox"
 
 
 class Enclosure:
     """The base: a marker for the environment, and the leader once started."""
 
-    kind = ""
+    kind: ClassVar[ContainmentKind]
     procs_file: bytes | None = None  # the cgroup.procs file the child joins before exec, if any
 
     def __init__(self, marker: str) -> None:
@@ -32,7 +37,7 @@ class Enclosure:
     @property
     def entry(self) -> Entry:
         """How the child enters this container (the sandbox's launcher has death with the host built in)."""
-        return Entry(self.procs_file, die_with_host=self.kind != SANDBOX)
+        return Entry(self.procs_file, die_with_host=self.kind != ContainmentKind.SANDBOX)
 
     def started(self, pid: int) -> None:
         self.pid = pid
@@ -67,7 +72,7 @@ class Enclosure:
 
 
 class CgroupEnclosure(Enclosure):
-    kind = CGROUP
+    kind = ContainmentKind.CGROUP
 
     def __init__(self, marker: str, path: str, make: bool = True) -> None:
         super().__init__(marker)
@@ -99,7 +104,7 @@ class CgroupEnclosure(Enclosure):
 
 
 class SubreaperEnclosure(Enclosure):
-    kind = SUBREAPER
+    kind = ContainmentKind.SUBREAPER
 
     def __init__(self, marker: str, scan: Callable[[], dict[int, proctable.Proc]]) -> None:
         super().__init__(marker)
@@ -117,7 +122,7 @@ class SubreaperEnclosure(Enclosure):
 
 
 class SandboxEnclosure(Enclosure):
-    kind = SANDBOX
+    kind = ContainmentKind.SANDBOX
 
     async def members(self) -> list[int]:
         return lifecycle.members(self.pid, await lifecycle.fresh_table())
@@ -137,11 +142,11 @@ def marked_scan() -> dict[int, proctable.Proc]:
 def enclosure_from_json(d: dict[str, Any]) -> Enclosure:
     """The container ``Enclosure.to_json`` described, with its processes (a cgroup is not made again)."""
     kind = d["containment"]
-    if kind == CGROUP:
+    if kind == ContainmentKind.CGROUP:
         enclosure: Enclosure = CgroupEnclosure(d["marker"], d["cgroup"], make=False)
-    elif kind == SUBREAPER:
+    elif kind == ContainmentKind.SUBREAPER:
         enclosure = SubreaperEnclosure(d["marker"], marked_scan)
-    elif kind == SANDBOX:
+    elif kind == ContainmentKind.SANDBOX:
         enclosure = SandboxEnclosure(d["marker"])
     else:
         raise ValueError(f"unknown containment {kind!r}")

@@ -10,12 +10,12 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+from ..config import ContainmentMode
 from ..procs import cgroups, proctable, subreaper
 from . import liverecord
 from .enclosures import (
-    CGROUP,
-    SUBREAPER,
     CgroupEnclosure,
+    ContainmentKind,
     Enclosure,
     SandboxEnclosure,
     SubreaperEnclosure,
@@ -25,7 +25,6 @@ from .enclosures import (
 from .leftovers import trusted_groups
 from .watchdog import Watchdog
 
-AUTO = "auto"
 REAP_EVERY_S = 1.0
 _numbers = itertools.count(1)
 log = logging.getLogger(__name__)
@@ -34,7 +33,7 @@ log = logging.getLogger(__name__)
 class Containment:
     """One per host. ``kind`` is ``cgroup`` or ``subreaper`` (what gateway sessions get); ``reason`` says why."""
 
-    def __init__(self, mode: str = AUTO, state_dir: str | None = None, grace_s: float = 3.0) -> None:
+    def __init__(self, mode: ContainmentMode = ContainmentMode.AUTO, state_dir: str | None = None, grace_s: float = 3.0) -> None:
         self.id = f"{os.getpid()}.{proctable.start_time(os.getpid()) or 0}.{next(_numbers)}"
         self.grace_s = grace_s
         self.state_dir = liverecord.state_dir(state_dir)
@@ -49,14 +48,14 @@ class Containment:
         self._reaper: subreaper.Reaper | None = None
         self._reaping: asyncio.Task[None] | None = None
 
-    def _choose(self, mode: str) -> tuple[str, str]:
+    def _choose(self, mode: ContainmentMode) -> tuple[ContainmentKind, str]:
         try:
             self._parent = cgroups.host_parent()
         except cgroups.Unavailable as exc:
-            return SUBREAPER, f"no cgroup: {exc}"
-        if mode == SUBREAPER:
-            return SUBREAPER, "host.containment is \"subreaper\" in the configuration"
-        return CGROUP, f"a cgroup per session under {self._parent}"
+            return ContainmentKind.SUBREAPER, f"no cgroup: {exc}"
+        if mode == ContainmentMode.SUBREAPER:
+            return ContainmentKind.SUBREAPER, f"host.containment is \"{mode}\" in the configuration"
+        return ContainmentKind.CGROUP, f"a cgroup per session under {self._parent}"
 
     # -- sessions -------------------------------------------------------------------------------
     def enclose(self, session_id: str, sandboxed: bool) -> Enclosure:
@@ -66,7 +65,7 @@ class Containment:
             enclosure: Enclosure = SandboxEnclosure(marker)
         else:
             self._prepare()
-            if self.kind == CGROUP and self.base is not None:
+            if self.kind == ContainmentKind.CGROUP and self.base is not None:
                 enclosure = CgroupEnclosure(marker, os.path.join(self.base, session_id))
             else:
                 enclosure = SubreaperEnclosure(marker, marked_scan)
@@ -98,7 +97,7 @@ class Containment:
         if self._ready:
             return
         self._ready = True
-        if self.kind == CGROUP and self._parent is not None:
+        if self.kind == ContainmentKind.CGROUP and self._parent is not None:
             base = os.path.join(self._parent, cgroups.PREFIX + self.id)
             try:
                 cgroups.make(base)
@@ -108,8 +107,8 @@ class Containment:
                 self.base = base
                 self._inside = os.path.join(cgroups.own_path() or "/", cgroups.PREFIX + self.id) + "/"
             except OSError as exc:
-                self.kind, self.reason = SUBREAPER, f"no cgroup: cannot create {base}: {exc}"
-        if self.kind == SUBREAPER:
+                self.kind, self.reason = ContainmentKind.SUBREAPER, f"no cgroup: cannot create {base}: {exc}"
+        if self.kind == ContainmentKind.SUBREAPER:
             self._start_reaping()
         self.record.update(containment=self.kind, cgroup=self.base, watchdog=None)
         try:
@@ -178,7 +177,7 @@ class Containment:
 
     def adopt(self, d: dict[str, Any]) -> None:
         """Go on as the containment :meth:`handover` described (on the loop: a subreaper reaps again)."""
-        self.id, self.kind, self.reason = d["id"], d["kind"], d["reason"]
+        self.id, self.kind, self.reason = d["id"], ContainmentKind(d["kind"]), d["reason"]
         self._parent, self.base, self._inside, self._ready = d["parent"], d["base"], d["inside"], d["ready"]
         self._enclosures = {sid: enclosure_from_json(e) for sid, e in d["enclosures"].items()}
         self.record = liverecord.LiveRecord(self.state_dir, self.id)
@@ -187,7 +186,7 @@ class Containment:
             self.watchdog = Watchdog.adopt(d["watchdog"]["pid"], d["watchdog"]["fd"])
         if self._ready:
             self.record.update()  # writes the old image still had queued may not have happened
-            if self.kind == SUBREAPER:
+            if self.kind == ContainmentKind.SUBREAPER:
                 self._start_reaping()
 
     async def sweep(self) -> list[liverecord.Swept]:

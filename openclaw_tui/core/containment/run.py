@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from enum import StrEnum
 
 from .enclosures import Enclosure
 from .runner import Child
+
+
+class Placement(StrEnum):
+    """Where a run executes (``details.host``): bubblewrap's sandbox, or the host itself. A node's session
+    shows the placement it got on its node, and ``details.node`` names the node."""
+
+    SANDBOX = "sandbox"
+    GATEWAY = "gateway"
 
 
 @dataclass
@@ -14,7 +23,7 @@ class SessionRun:
     """A started run: facts for the session, handles for the launcher."""
 
     child: Child
-    placement: str  # sandbox or gateway
+    placement: Placement
     enclosure: Enclosure
     pty_size: tuple[int, int] | None  # (cols, rows) the PTY was opened with; None for pipes
     program_started: bool = False  # sandboxed: the program inside can hear signals (known once, remembered)

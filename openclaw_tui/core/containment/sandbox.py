@@ -13,8 +13,6 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-SANDBOX = "sandbox"
-GATEWAY = "gateway"
 PROBE_TIMEOUT_S = 5.0
 TMP = "/tmp"
 # Signals the launcher ignores so that only the program decides how it ends (a kill still reaches it).

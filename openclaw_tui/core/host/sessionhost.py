@@ -23,7 +23,7 @@ from ..procs import (
     foreground_group,
     kernel_wait_reason,
 )
-from ..session import Event, Listener, Session, events as ev
+from ..session import Event, EventKind, JournalState, Listener, Session
 from ..tools import (
     InputRefused,
     InputSent,
@@ -66,7 +66,7 @@ class SessionHost:
         """Ends what dead hosts left behind, when the host starts; its result reports what it ended."""
         self.restored: asyncio.Task[Restored] | None = None
         """Brings back the sessions of the last host on this socket (see :meth:`persist`); calls wait for it."""
-        self._journal_told: dict[str, Any] | None = None
+        self._journal_told: JournalState | None = None
         self.generation = 0
         """How many times this host re-executed itself in place (see :meth:`handover`)."""
 
@@ -264,17 +264,17 @@ class SessionHost:
                 if group is not None and session.child is not None and session.child.stdin_fd is not None:
                     reason = kernel_wait_reason(session.child.stdin_fd, members.get(group, []))
                 if session.update_waiting(reason):
-                    self.supervisor.publish(ev.WAITING, session)
+                    self.supervisor.publish(EventKind.WAITING, session)
 
     def _journal_check(self) -> None:
         """Tell watchers (and the log) once when the journal's state changed: a disk that filled up."""
-        now = self.journal_status
+        now = self.supervisor.journal_state()
         if now == self._journal_told:
             return
-        if now["problem"] and (self._journal_told or {}).get("problem") != now["problem"]:
-            log.info("openclaw-tui: %s", now["problem"])  # serve prints it; an embedding program may log it
+        if now.problem and (self._journal_told.problem if self._journal_told else None) != now.problem:
+            log.info("openclaw-tui: %s", now.problem)  # serve prints it; an embedding program may log it
         self._journal_told = now
-        self.supervisor.bus.publish(Event(ev.JOURNAL, None, dict(now)))
+        self.supervisor.bus.publish(Event(EventKind.JOURNAL, None, now))
 
     @staticmethod
     def _foreground_of_idle_pty(session: Session) -> int | None:

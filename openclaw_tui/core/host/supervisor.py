@@ -25,7 +25,19 @@ from ..journal import (
     status,
 )
 from ..launch import end_session, start, supervise
-from ..session import Event, EventBus, Registry, Session, derive_name, events as ev, now_ms
+from ..session import (
+    NEW_OUTPUT,
+    Event,
+    EventBus,
+    EventKind,
+    JournalState,
+    Registry,
+    Session,
+    SessionState,
+    Snapshot,
+    derive_name,
+    now_ms,
+)
 from ..tools import Notices, TerminalEngine
 
 if TYPE_CHECKING:
@@ -66,7 +78,7 @@ class Supervisor:
                           self._on_session_change, self.terminal.replier if self.terminal is not None else None)
         session.launched(start(session, env, os.environ, self.containment))
         self.registry.add(session)
-        self.publish(ev.ADDED, session)
+        self.publish(EventKind.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -76,7 +88,7 @@ class Supervisor:
         """The run leaves its exec call's yield window: listed, kept after it ends, notified on exit."""
         session.background()
         self.record(session)
-        self.publish(ev.BACKGROUNDED, session)
+        self.publish(EventKind.BACKGROUNDED, session)
 
     def sessions(self, agent: str | None = None) -> list[Session]:
         """Every session in scope, running foreground ones included, newest first."""
@@ -93,9 +105,9 @@ class Supervisor:
             session.done.set()
             notice = self.notices.on_exit(session)
             session.record_exit(notice)
-            self.publish(ev.EXITED, session)
+            self.publish(EventKind.EXITED, session)
             if notice is not None:
-                self.bus.publish(Event(ev.NOTIFICATION, session.id, notice))
+                self.bus.publish(Event(EventKind.NOTIFICATION, session.id, notice))
             self.registry.finished(session)
 
     async def end_all(self) -> None:
@@ -125,7 +137,7 @@ class Supervisor:
     def adopt(self, session: Session, timeout_s: float, grace_left: float | None) -> None:
         """Supervise a running session whose child was adopted: ``timeout_s`` is what its timeout had left
         (0: none), and a termination that was under way resumes with the grace it had left."""
-        self.publish(ev.ADDED, session)
+        self.publish(EventKind.ADDED, session)
         task = asyncio.get_running_loop().create_task(self._supervise(session, timeout_s))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -138,7 +150,7 @@ class Supervisor:
         self.notices.forget(session.id)
         if session.journal is not None:
             self.journal.forget(session.id)
-        self.publish(ev.REMOVED, session)
+        self.publish(EventKind.REMOVED, session)
 
     # -- the journal ----------------------------------------------------------------------------
     def record(self, session: Session, catch_up: bool = True) -> None:
@@ -191,7 +203,7 @@ class Supervisor:
 
     def _restore_one(self, session: Session, old: RecoveredSession, now: int, swept: list[Swept],
                      done: Restored) -> None:
-        notice = owed_notice(old)
+        owed = owed_notice(old)
         died = session.running
         if died:
             session.mark_host_died(now, leftover_of(session.id, swept))
@@ -202,15 +214,14 @@ class Supervisor:
             return
         session.record_to(self.journal.session(session.id))
         if died:
-            notice = self.notices.on_exit(session)
-            session.record_exit(notice)
+            session.record_exit(self.notices.on_exit(session))
             done.died += 1
         else:
-            if notice is not None:
-                self.notices.add(notice)
+            if owed is not None:
+                self.notices.add(owed)
             done.finished += 1
         self.registry.restore(session, ttl_left_s)
-        self.publish(ev.ADDED, session)
+        self.publish(EventKind.ADDED, session)
 
     def _told(self, session_id: str) -> None:
         session = self.registry.get(session_id, None)
@@ -221,14 +232,19 @@ class Supervisor:
         """Whether sessions are being saved to disk, and the journal's problem if it has one."""
         return status(self.journal)
 
+    def journal_state(self) -> JournalState:
+        """:meth:`journal_status` as the events tell it."""
+        return JournalState(self.journal.writing, self.journal.problem)
+
     # -- events ---------------------------------------------------------------------------------
-    def publish(self, kind: str, session: Session) -> None:
+    def publish(self, kind: EventKind, session: Session) -> None:
         if self.bus.active:
-            self.bus.publish(Event(kind, session.id, {} if kind == ev.OUTPUT else session.details()))
+            payload = NEW_OUTPUT if kind == EventKind.OUTPUT else SessionState(session.details())
+            self.bus.publish(Event(kind, session.id, payload))
 
     def _snapshot(self) -> Event:
-        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()],
-                                         "journal": self.journal_status()})
+        sessions = tuple(s.details() for s in self.sessions())
+        return Event(EventKind.SNAPSHOT, None, Snapshot(sessions, self.journal_state()))
 
     def _on_session_change(self, kind: str, session: Session) -> None:
-        self.publish(ev.OUTPUT if kind == "output" else ev.INPUT, session)
+        self.publish(EventKind.OUTPUT if kind == "output" else EventKind.INPUT, session)

@@ -12,12 +12,11 @@ import os
 import time
 from collections.abc import Mapping
 
-from ..config import PTY_SIZE
+from ..config import PTY_SIZE, PlacementMode
 from ..containment import (
-    GATEWAY,
-    SANDBOX,
     Child,
     Containment,
+    Placement,
     SessionRun,
     sandbox,
     spawn_pipe,
@@ -120,27 +119,27 @@ def child_env(
     return env
 
 
-async def choose_placement(mode: str, elevated: bool) -> str:
+async def choose_placement(mode: PlacementMode, elevated: bool) -> Placement:
     """Where a run executes: ``gateway`` (the host) or ``sandbox``; probes bubblewrap once, off the loop.
 
     ``elevated`` (already checked against ``tools.elevated.enabled``) always means the host; ``auto``
     takes the sandbox when bubblewrap works here; ``sandbox`` without a working bubblewrap is refused.
     """
-    if elevated or mode == GATEWAY:
-        return GATEWAY
+    if elevated or mode == PlacementMode.GATEWAY:
+        return Placement.GATEWAY
     found = await sandbox.check()
     if found.usable:
-        return SANDBOX
-    if mode == SANDBOX:
+        return Placement.SANDBOX
+    if mode == PlacementMode.SANDBOX:
         raise LaunchError(
             "sandbox-unavailable",
-            f"tools.exec.host is \"sandbox\" but the sandbox cannot run here: {found.reason}; "
+            f"tools.exec.host is \"{mode}\" but the sandbox cannot run here: {found.reason}; "
             "nothing was started",
         )
-    return GATEWAY
+    return Placement.GATEWAY
 
 
-def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], str]:
+def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], Placement]:
     """``argv`` wrapped in the sandbox when :func:`choose_placement` sent this run there, and the placement.
 
     ``settings.placement`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed,
@@ -148,8 +147,8 @@ def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], str]:
     """
     settings = session.settings
     found = sandbox.cached()
-    if settings.placement != SANDBOX:
-        return argv, GATEWAY
+    if settings.placement != PlacementMode.SANDBOX:
+        return argv, Placement.GATEWAY
     assert found is not None and found.usable, "choose_placement places a run in the sandbox only once it is probed"
     try:
         wrapped = sandbox.wrap(
@@ -158,7 +157,7 @@ def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], str]:
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc
-    return wrapped, SANDBOX
+    return wrapped, Placement.SANDBOX
 
 
 def start(
@@ -172,7 +171,7 @@ def start(
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")
     try:
-        enclosure = containment.enclose(session.id, sandboxed=placement == SANDBOX)
+        enclosure = containment.enclose(session.id, sandboxed=placement == Placement.SANDBOX)
     except OSError as exc:
         raise LaunchError("spawn-error", f"could not contain the run: {exc}; nothing was started") from exc
     env[MARKER] = enclosure.marker  # after the overrides: a call cannot unmark its run
@@ -215,7 +214,7 @@ def known_started(session: Session) -> bool:
     """Whether what is sent to the session now reaches its program: always, but for a sandboxed run whose
     program has not been seen started yet (see :func:`until_program_started`)."""
     run = session.run
-    return run is None or run.placement != SANDBOX or run.program_started or sandbox.cached() is None
+    return run is None or run.placement != Placement.SANDBOX or run.program_started or sandbox.cached() is None
 
 
 async def until_program_started(session: Session) -> None:
@@ -256,7 +255,7 @@ async def supervise(session: Session, timeout_s: float) -> int:
     await _settle(session, run)
     child.release()
     session.capture.flush()
-    session.mark_exited(sandbox.wait_status(status) if run.placement == SANDBOX else status)
+    session.mark_exited(sandbox.wait_status(status) if run.placement == Placement.SANDBOX else status)
     return status
 
 

@@ -74,7 +74,17 @@ UI turns callbacks into its own messages). Output arrives far faster than anyone
 that cannot keep up wraps its listener in an ``OutputCoalescer``: it hears of a session's output once, and
 again only after it says it handled that. Every consumer does so the same way (``watch()`` here, the socket
 server, the dashboard's bridge); everything else is delivered in order. A host in another process is mirrored
-onto a bus of its own, so frontends subscribe to either alike.
+onto a bus of its own, so frontends subscribe to either alike. An event is a kind (``EventKind``), the session
+it concerns and a frozen payload of the one type that kind carries (``PAYLOADS``); ``Event.to_json`` and
+``Event.from_json`` are the one place an event becomes the socket's ``event`` notification ``{kind, sessionId,
+data}`` and comes back from it, so a frontend reads the same JSON whoever published the event, and a mirror
+republishes what it received as the events it was. A new kind is one ``EventKind`` member and its entry in
+``PAYLOADS`` (a new payload class beside the others when no existing one fits).
+
+**Vocabularies** (``status``, ``events``; ``Placement`` and ``ContainmentKind`` in ``containment``). Statuses
+and event kinds are ``StrEnum``s: a member is its word, so JSON, the journal and an agent's text carry plain
+strings, and one read back from JSON compares equal to its member; where a typed value is kept, it is
+converted on reading (``Session.from_json``). A new status is one ``Status`` member.
 
 **Ids** (``ids``). Ids are readable random slugs (``brisk-atlas``), each naming one job for the host's whole
 life: slugs because agents and operators say them out loud, type them into prompts and spot them in a list;
@@ -108,28 +118,29 @@ from ..exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
-    from . import events as events
     from .buffers import STDERR as STDERR, Output as Output, TailBuffer as TailBuffer
     from .capture import now_ms as now_ms
     from .events import (
-        NOTIFICATION as NOTIFICATION,
+        NEW_OUTPUT as NEW_OUTPUT,
         Event as Event,
         EventBus as EventBus,
+        EventKind as EventKind,
+        ExitNotice as ExitNotice,
+        JournalState as JournalState,
+        LinkGone as LinkGone,
+        LinkState as LinkState,
         Listener as Listener,
         OutputCoalescer as OutputCoalescer,
+        Payload as Payload,
+        SessionState as SessionState,
+        Snapshot as Snapshot,
     )
-    from .exitrecord import (
-        COMPLETED as COMPLETED,
-        FAILED as FAILED,
-        HOST_DIED as HOST_DIED,
-        RUNNING as RUNNING,
-        ExitRecord as ExitRecord,
-        end_words as end_words,
-    )
+    from .exitrecord import HOST_DIED as HOST_DIED, ExitRecord as ExitRecord, end_words as end_words
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
     from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
+    from .status import Status as Status
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -1,34 +1,217 @@
 """What happened to sessions, for whoever watches: the dashboard, the socket server, the MCP server.
 
-A consumer that cannot keep up with output listens through an :class:`OutputCoalescer`.
+An :class:`Event` is an :class:`EventKind` and a frozen payload of the type :data:`PAYLOADS` names for it,
+turned into the socket's JSON and back in one place; a consumer that cannot keep up with output listens
+through an :class:`OutputCoalescer`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-SNAPSHOT = "snapshot"
-ADDED = "session-added"
-BACKGROUNDED = "session-backgrounded"
-OUTPUT = "session-output"
-WAITING = "session-waiting"
-INPUT = "session-input"
-EXITED = "session-exited"
-REMOVED = "session-removed"
-NOTIFICATION = "exit-notification"
-JOURNAL = "host-journal"  # whether sessions are saved to disk changed: data {"saving", "problem"}
-HOST_GONE = "host-gone"  # from a mirror of a host in another process (attach) whose connection was lost
-HOST_LINK = "host-link"  # from such a mirror: its link changed, data {"link": connecting|live|reconnecting|gone, "why"}
+from .status import Status
+
+
+class EventKind(StrEnum):
+    """What happened; the comment names the payload each kind carries."""
+
+    SNAPSHOT = "snapshot"  # Snapshot: every session, and the state of what serves them
+    ADDED = "session-added"  # SessionState, as every kind about one session but its output
+    BACKGROUNDED = "session-backgrounded"
+    OUTPUT = "session-output"  # NewOutput
+    WAITING = "session-waiting"
+    INPUT = "session-input"
+    EXITED = "session-exited"
+    REMOVED = "session-removed"
+    NOTIFICATION = "exit-notification"  # ExitNotice
+    JOURNAL = "host-journal"  # JournalState: whether sessions are saved to disk changed
+    HOST_GONE = "host-gone"  # LinkGone: a mirror's host (attach) went away for good
+    HOST_LINK = "host-link"  # LinkState: a mirror's link to its host changed
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """A session's details (``Session.details``) as they stand after the change; empty for a session a
+    mirror saw go while its link was down."""
+
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.details
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> SessionState:
+        return cls(d)
+
+
+@dataclass(frozen=True)
+class NewOutput:
+    """Nothing: the consumer reads what is new from the session itself, so output events held back
+    (:class:`OutputCoalescer`) lose nothing."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> NewOutput:
+        return NEW_OUTPUT
+
+
+NEW_OUTPUT = NewOutput()
+
+
+@dataclass(frozen=True)
+class ExitNotice:
+    """A background session's end, owed to the agent that started it (``tools/exitnotices.py``); its JSON
+    is also what that agent's next result carries in ``details.notifications``."""
+
+    session_id: str
+    name: str
+    agent: str | None
+    status: Status
+    exit_code: int | None
+    exit_signal: str | None
+    timed_out: bool
+    snippet: str  # the last output, on one line
+    text: str  # the line the agent reads
+    failure_kind: str | None = None  # why no exit status could be had (``host-died``)
+    node: str | None = None  # the node it ran on (its id then reads NODE/ID)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sessionId": self.session_id, "name": self.name, "agent": self.agent, "status": self.status,
+                "exitCode": self.exit_code, "exitSignal": self.exit_signal, "timedOut": self.timed_out,
+                **({"failureKind": self.failure_kind} if self.failure_kind else {}),
+                "snippet": self.snippet, "text": self.text, **({"node": self.node} if self.node else {})}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> ExitNotice:
+        return cls(d["sessionId"], d["name"], d.get("agent"), Status(d["status"]), d.get("exitCode"),
+                   d.get("exitSignal"), bool(d.get("timedOut")), d.get("snippet", ""), d.get("text", ""),
+                   d.get("failureKind"), d.get("node"))
+
+
+@dataclass(frozen=True)
+class JournalState:
+    """Whether sessions are being saved to disk, and the journal's problem if it has one."""
+
+    saving: bool
+    problem: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"saving": self.saving, "problem": self.problem}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> JournalState:
+        return cls(bool(d.get("saving")), d.get("problem"))
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """A mirror's link to its host: ``connecting``, ``live``, ``reconnecting`` or ``gone``
+    (``remote/mirror/hostlink.py``), why it changed, and the socket it is on once known."""
+
+    link: str
+    why: str = ""
+    where: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"link": self.link, "why": self.why, "where": self.where}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LinkState:
+        return cls(d["link"], d.get("why", ""), d.get("where", ""))
+
+
+@dataclass(frozen=True)
+class LinkGone:
+    """A mirror's host went away for good: what it shows is no longer live; ``why`` says how it was found."""
+
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"why": self.why}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LinkGone:
+        return cls(d.get("why", ""))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every session's details, newest first, and the state of what serves them: a host's journal, or a
+    mirror's link to its host (a dashboard across nodes tells its local host's)."""
+
+    sessions: tuple[dict[str, Any], ...] = ()
+    journal: JournalState | None = None
+    link: LinkState | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sessions": list(self.sessions)}
+        if self.journal is not None:
+            out["journal"] = self.journal.to_json()
+        if self.link is not None:
+            out.update(self.link.to_json())
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Snapshot:
+        journal = d.get("journal")
+        return cls(tuple(d.get("sessions") or ()), JournalState.from_json(journal) if journal else None,
+                   LinkState.from_json(d) if "link" in d else None)
+
+
+Payload = Snapshot | SessionState | NewOutput | ExitNotice | JournalState | LinkState | LinkGone
+
+PAYLOADS: dict[EventKind, type[Payload]] = {
+    EventKind.SNAPSHOT: Snapshot,
+    EventKind.ADDED: SessionState,
+    EventKind.BACKGROUNDED: SessionState,
+    EventKind.OUTPUT: NewOutput,
+    EventKind.WAITING: SessionState,
+    EventKind.INPUT: SessionState,
+    EventKind.EXITED: SessionState,
+    EventKind.REMOVED: SessionState,
+    EventKind.NOTIFICATION: ExitNotice,
+    EventKind.JOURNAL: JournalState,
+    EventKind.HOST_GONE: LinkGone,
+    EventKind.HOST_LINK: LinkState,
+}
+"""The payload each kind carries."""
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str
-    session_id: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
+    """One thing that happened: its kind, the session it concerns (None: the host's or the link's own), and
+    the payload that kind carries (a mismatch is a bug of the publisher, refused at once)."""
+
+    kind: EventKind
+    session_id: str | None
+    payload: Payload
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.payload, PAYLOADS[self.kind]):
+            raise TypeError(f"a {self.kind} event carries a {PAYLOADS[self.kind].__name__}, "
+                            f"not a {type(self.payload).__name__}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as the socket sends it: ``{kind, sessionId, data}``, ``data`` the payload's JSON."""
+        return {"kind": self.kind, "sessionId": self.session_id, "data": self.payload.to_json()}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Event | None:
+        """The event :meth:`to_json` wrote, as received; None for one this version cannot read (a kind a
+        newer host added, a payload missing what it must say)."""
+        try:
+            kind, data = EventKind(d["kind"]), d.get("data") or {}
+            if not isinstance(data, dict):
+                return None
+            return cls(kind, d.get("sessionId"), PAYLOADS[kind].from_json(data))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
 
 
 Listener = Callable[[Event], None]
@@ -76,7 +259,7 @@ class EventBus:
         try:
             while True:
                 event = await queue.get()
-                if event.kind == OUTPUT and event.session_id is not None:
+                if event.kind == EventKind.OUTPUT and event.session_id is not None:
                     coalesced.handled(event.session_id)
                 yield event
         finally:
@@ -96,7 +279,7 @@ class OutputCoalescer:
         self._pending: set[str] = set()
 
     def __call__(self, event: Event) -> None:
-        if event.kind == OUTPUT and event.session_id is not None:
+        if event.kind == EventKind.OUTPUT and event.session_id is not None:
             if event.session_id in self._pending:
                 return
             self._pending.add(event.session_id)

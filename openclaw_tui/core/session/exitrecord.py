@@ -8,9 +8,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-RUNNING = "running"
-COMPLETED = "completed"
-FAILED = "failed"
+from .status import Status
+
 HOST_DIED = "host-died"  # ``failure``: the host that ran it died, and the next host found it ended
 
 
@@ -44,12 +43,12 @@ class ExitRecord:
     failure: str | None = None  # why it ended when no exit status could be had (``host-died``)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.ended_ms is None:
-            return RUNNING
+            return Status.RUNNING
         if self.failure is not None or self.timed_out or self.signal is not None or self.code in (126, 127):
-            return FAILED
-        return COMPLETED
+            return Status.FAILED
+        return Status.COMPLETED
 
     def words(self) -> str:
         """How it ended, for a sentence: ``exit code 2``, ``killed by SIGINT``, ``timed out``."""

@@ -12,19 +12,19 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from ..config import PTY_SIZE, ExecSettings
-from ..containment import GATEWAY, Child, SessionRun
+from ..containment import Child, ContainmentKind, Placement, SessionRun
 from ..procs import echo_hidden
 from ..vt import ModeTracker, QueryScanner
 from .buffers import Output
 from .capture import OutputCapture, now_ms
-from .exitrecord import COMPLETED, FAILED, RUNNING, ExitRecord
+from .events import ExitNotice
+from .exitrecord import ExitRecord
 from .inputlog import InputLog
 from .rawring import RawRing
+from .status import Status
 
 if TYPE_CHECKING:
     from .record import SessionRecord
-
-__all__ = ["COMPLETED", "FAILED", "RUNNING", "Replier", "Session"]
 
 FORMAT = 1  # of Session.to_json
 
@@ -69,9 +69,9 @@ class Session:
         self._ended_mono: float | None = None
         self.backgrounded = False
         # where it runs: facts kept for good, and the launcher's handles while it runs
-        self.placement = GATEWAY  # or sandbox (``details.host``)
+        self.placement = Placement.GATEWAY  # until the launcher says (``details.host``)
         self.pid: int | None = None
-        self.containment: str | None = None  # the kind of container it runs in
+        self.containment: ContainmentKind | None = None  # the kind of container it runs in
         self.run: SessionRun | None = None
         # its parts
         self._on_change = on_change
@@ -184,7 +184,7 @@ class Session:
         return self.exit.ended_ms is None
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         return self.exit.status
 
     def runtime_ms(self) -> int:
@@ -289,11 +289,12 @@ class Session:
             polled = self.output.total_chars - sum(pending.sizes.values()) - pending.dropped
             self.journal.meta({**self._identity(), "polled": polled, "told": self.told})
 
-    def record_exit(self, notice: dict[str, Any] | None) -> None:
+    def record_exit(self, notice: ExitNotice | None) -> None:
         """Hand the journal how the session ended (written at once), with the exit notice queued for it."""
         if self.journal is not None:
             self.journal.exit({"exit": self.exit.to_json(), "durationMs": self.runtime_ms(),
-                               "lastOutputMs": self.capture.last_ms, "notice": notice})
+                               "lastOutputMs": self.capture.last_ms,
+                               "notice": None if notice is None else notice.to_json()})
 
     # -- as data --------------------------------------------------------------------------------
     def _identity(self) -> dict[str, Any]:
@@ -325,7 +326,8 @@ class Session:
         session.order = d["order"]
         session.started_ms = d["startedMs"]
         session.backgrounded = d["backgrounded"]
-        session.placement, session.pid, session.containment = d["placement"], d["pid"], d["containment"]
+        session.placement, session.pid = Placement(d["placement"]), d["pid"]
+        session.containment = None if d["containment"] is None else ContainmentKind(d["containment"])
         session.capture = OutputCapture.from_json(d["output"], lambda: on_change("output", session))
         session.inputs = InputLog.from_json(d["inputs"])
         session.exit = ExitRecord.from_json(d["exit"])

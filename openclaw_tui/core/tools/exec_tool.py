@@ -13,8 +13,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..calls import EXEC_FIELDS, MORE_TIME, ToolResult, dropped_note, refused, result
-from ..config import TAIL_CHARS, YIELD_RANGE, clamp
-from ..containment import GATEWAY, SANDBOX, sandbox
+from ..config import TAIL_CHARS, YIELD_RANGE, PlacementMode, clamp
+from ..containment import Placement, sandbox
 from ..launch import (
     LaunchError,
     check_env,
@@ -24,7 +24,7 @@ from ..launch import (
     resolve_workdir,
     too_long,
 )
-from ..session import FAILED, Session
+from ..session import Session, Status
 from .models import ExecParams
 from .nodecalls import exec_on_node, runs_on_node
 from .toolcore import ToolCore
@@ -43,17 +43,18 @@ async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> Too
             "true in the config); nothing was run",
             "elevated-refused",
         )
-    problem = await _placement_problem(core, params, settings.placement)
+    asked = None if params.host is None else PlacementMode(params.host)  # not "node": that ran on the node
+    problem = await _placement_problem(core, asked, params.elevated, settings.placement)
     if problem is not None:
         return problem
-    mode = settings.placement if params.host in (None, "auto") else params.host
+    mode = settings.placement if asked is None or asked == PlacementMode.AUTO else asked
     try:
         cwd = resolve_workdir(params.workdir)
         where = await choose_placement(mode, params.elevated)
-        env = check_env(params.env, sandboxed=where == SANDBOX)
+        env = check_env(params.env, sandboxed=where == Placement.SANDBOX)
         timeout_s = settings.timeout_sec if params.timeout is None else params.timeout
         login = await login_path_async() if settings.login_path else ()
-        run = replace(settings, placement=where, elevated=params.elevated, path_login=login)
+        run = replace(settings, placement=PlacementMode(where), elevated=params.elevated, path_login=login)
         session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
@@ -71,25 +72,26 @@ async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> Too
     return res
 
 
-async def _placement_problem(core: ToolCore, params: ExecParams, configured: str) -> ToolResult | None:
+async def _placement_problem(core: ToolCore, asked: PlacementMode | None, elevated: bool,
+                             configured: PlacementMode) -> ToolResult | None:
     """Why a per-call ``host`` cannot be had, or None. ``sandbox`` only narrows what a run may do, so it is
     always allowed (if the sandbox works); ``gateway`` widens it, so it passes the gate ``elevated`` does,
     unless the configuration already runs everything on the host."""
-    if params.host == "gateway" and configured != GATEWAY and not core.settings.elevated_allowed:
+    if asked == PlacementMode.GATEWAY and configured != asked and not core.settings.elevated_allowed:
         return refused(
-            "host: \"gateway\" runs outside the sandbox, which this host allows only with elevated mode (set "
+            f"host: \"{asked}\" runs outside the sandbox, which this host allows only with elevated mode (set "
             "tools.elevated.enabled = true in the config); leave host out to run where the config says; "
             "nothing was run",
             "elevated-refused",
         )
-    if params.host != "sandbox":
+    if asked != PlacementMode.SANDBOX:
         return None
-    if params.elevated:
-        return refused("host: \"sandbox\" and elevated: true contradict each other (elevated runs outside the "
+    if elevated:
+        return refused(f"host: \"{asked}\" and elevated: true contradict each other (elevated runs outside the "
                        "sandbox); give one of them; nothing was run", "invalid-params")
     found = await sandbox.check()
     if not found.usable:
-        return refused(f"host: \"sandbox\" was asked for, but the sandbox cannot run here: {found.reason}; "
+        return refused(f"host: \"{asked}\" was asked for, but the sandbox cannot run here: {found.reason}; "
                        "nothing was run", "sandbox-unavailable")
     return None
 
@@ -129,7 +131,7 @@ def foreground_result(session: Session, note: str = "") -> ToolResult:
     if not text and not footer:
         text = "(no output)"
     details: dict[str, Any] = session_fields(session)
-    details.update(sessionId=None, tail=out.tail_text(TAIL_CHARS), failureKind=kind if session.status == FAILED else None)
+    details.update(sessionId=None, tail=out.tail_text(TAIL_CHARS), failureKind=kind if session.status == Status.FAILED else None)
     body = text.rstrip("\n")
     return result(header + body + (footer if body else footer.lstrip("\n")), session.status, **details)
 
@@ -153,4 +155,4 @@ def background_result(core: ToolCore, session: Session) -> ToolResult:
     )
     if tail:
         text += f"\n\nOutput so far (tail):\n{tail.rstrip()}"
-    return result(text, "running", **details)
+    return result(text, Status.RUNNING, **details)

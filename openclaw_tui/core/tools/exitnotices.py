@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from ..session import COMPLETED, Session
+from ..session import ExitNotice, Session, Status
 
 SNIPPET_CHARS = 180
 QUEUE_MAX = 100
@@ -61,7 +61,7 @@ class Notices:
         self._reported.discard(session_id)
         self.discard(session_id)
 
-    def on_exit(self, session: Session) -> dict[str, Any] | None:
+    def on_exit(self, session: Session) -> ExitNotice | None:
         """Queue a notice if the rules call for one; returns it (for the event stream) or None."""
         s = session.settings
         if not (s.notify_on_exit and session.backgrounded):
@@ -72,22 +72,14 @@ class Notices:
         if end.killed_by not in (None, "timeout"):
             return None
         text = snippet(session)
-        if end.status == COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
+        if end.status == Status.COMPLETED and end.code == 0 and not text and not s.notify_on_exit_empty_success:
             return None
-        notice = {
-            "sessionId": session.id,
-            "name": session.name,
-            "agent": session.agent,
-            "status": end.status,
-            "exitCode": end.code,
-            "exitSignal": end.signal,
-            "timedOut": end.timed_out,
-            **({"failureKind": end.failure} if end.failure else {}),
-            "snippet": text,
-            "text": f"[exit] {session.id} ({session.name}) {end.status}, {end.words()}"
-            + (f": {text}" if text else ""),
-        }
-        self.add(notice)
+        notice = ExitNotice(
+            session_id=session.id, name=session.name, agent=session.agent, status=end.status, exit_code=end.code,
+            exit_signal=end.signal, timed_out=end.timed_out, failure_kind=end.failure, snippet=text,
+            text=f"[exit] {session.id} ({session.name}) {end.status}, {end.words()}" + (f": {text}" if text else ""),
+        )
+        self.add(notice.to_json())
         return notice
 
     def add(self, notice: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from ..calls import ToolResult, failure, refused
-from ..session import Event, events as ev
+from ..session import Event, EventKind, ExitNotice
 from .exitnotices import Notices
 from .models import ExecParams, ProcessParams
 
@@ -64,7 +64,11 @@ class NoticeRelay:
 
     def deliver(self, notice: dict[str, Any]) -> None:
         self._notices.add(notice)
-        self._publish(Event(ev.NOTIFICATION, notice["sessionId"], notice))
+        try:
+            told = ExitNotice.from_json(notice)
+        except (KeyError, TypeError, ValueError):  # a node's notice this host cannot read: its queue still has it
+            return
+        self._publish(Event(EventKind.NOTIFICATION, told.session_id, told))
 
     def forget(self, session_id: str) -> None:
         self._notices.discard(session_id)

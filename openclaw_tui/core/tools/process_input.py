@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from ..calls import ToolResult, failure, result
 from ..launch import known_started, until_program_started
 from ..procs import reads_lines
-from ..session import RUNNING, Session
+from ..session import Session, Status
 from .keys import KeyEncodingError, encode_keys, paste_bytes
 from .models import ProcessParams
 from .toolcore import ToolCore
@@ -99,7 +99,7 @@ async def _send(s: Session, data: bytes, agent: str | None, action: str, extra: 
             f"Accepted {len(data)} bytes for {s.id}: {sent.written} written now, {sent.queued} queued and delivered "
             "as the program reads."
         )
-    return result(text + extra, RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent.written,
+    return result(text + extra, Status.RUNNING, sessionId=s.id, bytes=len(data), bytesWritten=sent.written,
                   bytesQueued=sent.queued, **details)
 
 

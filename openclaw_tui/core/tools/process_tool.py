@@ -17,7 +17,7 @@ from ..config import POLL_WAIT_MAX_MS
 from ..journal import status
 from ..launch import end_session
 from ..procs import kernel_evidence_available
-from ..session import HOST_DIED, RUNNING, Session, end_words, iso
+from ..session import HOST_DIED, Session, Status, end_words, iso
 from .models import ACTIONS, ProcessParams, misplaced
 from .nodecalls import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
@@ -62,7 +62,7 @@ def list_line(d: dict[str, Any]) -> str:
         return f"{d['sessionId']}  node unreachable (last seen {d['status']})  {d['name']}"
     mark = " [input-wait]" if d["waitingForInput"] else ""
     words = end_words(d["timedOut"], d["exitSignal"], d["exitCode"], d.get("failureKind"))
-    end = "" if d["status"] == RUNNING else f" ({words})"
+    end = "" if d["status"] == Status.RUNNING else f" ({words})"
     return f"{d['sessionId']}  {d['status']}{end}  {d['durationMs'] / 1000:.0f}s  {d['name']}{mark}"
 
 
@@ -80,7 +80,7 @@ async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
     text = "\n".join([*map(list_line, sessions)] or ["No background sessions."])
     if notes:
         text += "\n" + "\n".join(notes)
-    return result(text, "completed", sessions=sessions, journal=journal, **more)
+    return result(text, Status.COMPLETED, sessions=sessions, journal=journal, **more)
 
 
 def _status_line(session: Session) -> str:
@@ -247,21 +247,21 @@ async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
     if s.exit.cleanup == "uncertain":
         text += (" Warning: could not confirm that every process of the session is gone (cleanup: uncertain); "
                  f"still there: pid {', '.join(map(str, s.exit.leftover)) or 'unknown'}.")
-    return result(text, "completed", sessionStatus=s.status, **_without_status(s.details()))
+    return result(text, Status.COMPLETED, sessionStatus=s.status, **_without_status(s.details()))
 
 
 async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
     core.registry.drop(s.id)
-    return result(f"Cleared session {s.id}.", "completed", sessionId=s.id)
+    return result(f"Cleared session {s.id}.", Status.COMPLETED, sessionId=s.id)
 
 
 async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         await _end(s, agent)
     core.registry.drop(s.id)
-    return result(f"Removed session {s.id} ({s.exit.words()}).", "completed", sessionId=s.id, cleanup=s.exit.cleanup)
+    return result(f"Removed session {s.id} ({s.exit.words()}).", Status.COMPLETED, sessionId=s.id, cleanup=s.exit.cleanup)
 
 
 _HANDLERS: dict[str, Handler] = {

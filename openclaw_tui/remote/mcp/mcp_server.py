@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from openclaw_tui.core.calls import TOOL_NAMES, failure, unknown_tool
+from openclaw_tui.core.session import Event, ExitNotice, Status
 from openclaw_tui.core.version import __version__
 
 from ..wire import (
@@ -254,17 +255,16 @@ class McpBridge:
 
     async def _follow_events(self, client: HostClient) -> None:
         with contextlib.suppress(ConnectionError, p.RemoteError):
-            async for event in client.events():
-                if event.get("kind") != "exit-notification":
-                    continue
-                data = event.get("data") or {}
-                if data.get("agent") == self.scope:
-                    await self.notify(data)
+            async for params in client.events():
+                event = Event.from_json(params)
+                notice = event.payload if event is not None else None
+                if isinstance(notice, ExitNotice) and notice.agent == self.scope:
+                    await self.notify(notice)
 
     # -- notifications ----------------------------------------------------------------------------
-    async def notify(self, notice: dict[str, Any]) -> None:
-        level: types.LoggingLevel = "warning" if notice.get("status") == "failed" else "info"
-        text = str(notice.get("text", ""))
+    async def notify(self, notice: ExitNotice) -> None:
+        level: types.LoggingLevel = "warning" if notice.status == Status.FAILED else "info"
+        text = notice.text
         try:
             if self._legacy_session is not None:
                 if LEVELS.index(level) < LEVELS.index(self.min_level):

@@ -13,6 +13,7 @@ import mcp_types as types
 from pydantic import AliasChoices, BaseModel
 
 from openclaw_tui.core.config import POLL_WAIT_MAX_MS
+from openclaw_tui.core.session import Status
 from openclaw_tui.core.tools import ACTIONS, TOOLS, ProcessParams
 
 EXEC_DESCRIPTION = (
@@ -59,7 +60,7 @@ OUTPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "status": {
             "type": "string",
-            "enum": ["running", "completed", "failed"],
+            "enum": [status.value for status in Status],
             "description": "running: the session continues in the background; completed: the command "
             "ended (see exitCode); failed: the call or the command failed (see the text and failureKind).",
         },
@@ -80,11 +81,11 @@ def to_mcp_result(res: dict[str, Any]) -> types.CallToolResult:
     """``{text, details}`` as MCP: text content, structured content, ``isError`` for failed."""
     details = res.get("details")
     if not isinstance(details, dict):
-        details = {"status": "failed", "failureKind": "bad-result"}
+        details = {"status": Status.FAILED, "failureKind": "bad-result"}
     return types.CallToolResult(
         content=[types.TextContent(text=str(res.get("text", "")))],
         structured_content=details,
-        is_error=details.get("status") == "failed",
+        is_error=details.get("status") == Status.FAILED,
     )
 
 

@@ -17,17 +17,24 @@ from typing import Any
 
 from openclaw_tui.core.calls import failure
 from openclaw_tui.core.config import DEFAULT_MAX_OUTPUT, DEFAULT_PENDING_MAX, PTY_SIZE
+from openclaw_tui.core.containment import Placement
 from openclaw_tui.core.session import (
-    RUNNING,
+    NEW_OUTPUT,
     Event,
     EventBus,
+    EventKind,
     ExitRecord,
     InputLog,
+    JournalState,
+    LinkGone,
+    LinkState,
     Listener,
     Output,
     RawRing,
+    SessionState,
     SizeMark,
-    events as ev,
+    Snapshot,
+    Status,
 )
 from openclaw_tui.core.tools import InputRefused, InputSent, join_id
 from openclaw_tui.core.vt import ModeTracker
@@ -72,14 +79,14 @@ class RemoteSession:
         self.started_ms = _ms(d.get("startedAt")) or 0
         self.exit = ExitRecord.from_details(d, _ms(d.get("endedAt")))
         self.backgrounded, self.elevated = d.get("backgrounded", True), d.get("elevated", False)
-        self.placement = d.get("host", "gateway")
+        self.placement = d.get("host", Placement.GATEWAY)
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
 
     # -- state ----------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        return bool(self.status == RUNNING)
+        return bool(self.status == Status.RUNNING)
 
     def runtime_ms(self) -> int:
         base = int(self._details.get("durationMs") or 0)
@@ -135,9 +142,9 @@ class RemoteSession:
         inputs = InputLog.from_json(r["inputs"])
         changed = list(inputs) != list(self._inputs)
         self._inputs = inputs
-        self._host.bus.publish(Event(ev.OUTPUT, self.key, {}))
+        self._host.bus.publish(Event(EventKind.OUTPUT, self.key, NEW_OUTPUT))
         if changed:  # the dashboard redraws the inputs line on list changes, as for an embedded host
-            self._host.bus.publish(Event(ev.INPUT, self.key, self.details()))
+            self._host.bus.publish(Event(EventKind.INPUT, self.key, SessionState(self.details())))
 
     # -- the terminal view ----------------------------------------------------------------------
     @property
@@ -260,9 +267,12 @@ class RemoteHost:
 
     def _link_changed(self, state: str, why: str) -> None:
         self.path = self.link.path
-        self.bus.publish(Event(ev.HOST_LINK, None, {"link": state, "why": why, "where": str(self.path or "")}))
+        self.bus.publish(Event(EventKind.HOST_LINK, None, self._link_state()))
         if state == GONE and not self.closed:  # what is shown is no longer live
-            self.bus.publish(Event(ev.HOST_GONE, None, {"why": why}))
+            self.bus.publish(Event(EventKind.HOST_GONE, None, LinkGone(why)))
+
+    def _link_state(self) -> LinkState:
+        return LinkState(self.link.state, self.link.why, str(self.path or ""))
 
     async def call(self, call: Mapping[str, Any] | str, agent: str | None = None) -> dict[str, Any]:
         try:
@@ -309,8 +319,8 @@ class RemoteHost:
         return self.bus.subscribe(listener)
 
     def _snapshot(self) -> Event:
-        return Event(ev.SNAPSHOT, None, {"sessions": [s.details() for s in self.sessions()], "link": self.link.state,
-                                         "why": self.link.why, "where": str(self.path or "")})
+        sessions = tuple(s.details() for s in self.sessions())
+        return Event(EventKind.SNAPSHOT, None, Snapshot(sessions, link=self._link_state()))
 
     def _add(self, details: dict[str, Any]) -> RemoteSession:
         self._order += 1
@@ -341,9 +351,9 @@ class RemoteHost:
         self._synced.set()
         if again:
             for session in ended:
-                self.bus.publish(Event(ev.EXITED, session.key, session.details()))
+                self.bus.publish(Event(EventKind.EXITED, session.key, SessionState(session.details())))
             for sid in gone:
-                self.bus.publish(Event(ev.REMOVED, sid, {}))
+                self.bus.publish(Event(EventKind.REMOVED, sid, SessionState()))
             self.bus.publish(self._snapshot())
 
     def _on_message(self, method: str, params: dict[str, Any]) -> None:
@@ -353,26 +363,32 @@ class RemoteHost:
                 s.on_raw(params["offset"], base64.b64decode(params["data"]), params.get("size"),
                          params.get("sizes"))
             return
-        if method != "event":
+        event = Event.from_json(params) if method == "event" else None
+        if event is not None:  # (None too for an event a newer host has and this version cannot read)
+            self._take(event)
+
+    def _take(self, event: Event) -> None:
+        """One event from the host: the mirror follows it, then republishes it to this process's frontends."""
+        sid, payload = event.session_id, event.payload
+        if isinstance(payload, Snapshot):
+            if payload.journal is not None:
+                self.journal_status = payload.journal.to_json()
+            self._resync(list(payload.sessions))
             return
-        kind, sid, data = params["kind"], params.get("sessionId"), params.get("data") or {}
-        if kind in (ev.SNAPSHOT, ev.JOURNAL):
-            self.journal_status = dict((data.get("journal") or self.journal_status) if kind == ev.SNAPSHOT else data)
-        if kind == ev.SNAPSHOT:
-            self._resync(data.get("sessions", []))
-            return
+        if isinstance(payload, JournalState):
+            self.journal_status = payload.to_json()
         session = self._sessions.get(sid) if sid else None
-        if kind == ev.REMOVED and sid is not None:
+        if event.kind == EventKind.REMOVED and sid is not None:
             self._sessions.pop(sid, None)
-        elif kind == ev.OUTPUT:
+        elif event.kind == EventKind.OUTPUT:
             if session is not None:
                 session.mark_output()
-        elif kind != ev.NOTIFICATION and data.get("sessionId"):
+        elif isinstance(payload, SessionState) and payload.details.get("sessionId"):
             if session is None:
-                session = self._add(data)
+                session = self._add(payload.details)
             else:
-                session.update(data)
+                session.update(payload.details)
             session.mark_output()
-            if kind == ev.INPUT:
+            if event.kind == EventKind.INPUT:
                 session.mark_inputs()
-        self.bus.publish(Event(kind, sid, data))
+        self.bus.publish(event)

@@ -11,11 +11,21 @@ import contextlib
 import json
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from openclaw_tui.core.calls import failure
 from openclaw_tui.core.config import NodeSettings, load_settings
-from openclaw_tui.core.session import Event, EventBus, Listener, events as ev
+from openclaw_tui.core.session import (
+    Event,
+    EventBus,
+    EventKind,
+    ExitNotice,
+    Listener,
+    Payload,
+    SessionState,
+    Snapshot,
+)
 from openclaw_tui.core.tools import InputRefused, InputSent, join_id, split_id
 
 from ..mirror import HostView, RemoteHost, SessionView
@@ -232,32 +242,41 @@ class FleetHost:
     def _snapshot(self) -> Event:
         local: list[Event] = []
         self.local.subscribe(local.append)()  # the local host's own snapshot, and no more
-        listed = list(local[0].data.get("sessions", [])) if local else []
+        first = local[0].payload if local else None
+        own = first if isinstance(first, Snapshot) else Snapshot()
+        listed = list(own.sessions)
         for node in self.nodes.values():
             if node.mirror is not None:
                 listed += [{**s.details(), "sessionId": s.id, "node": node.name} for s in node.mirror.sessions()]
-        return Event(ev.SNAPSHOT, None, {**(local[0].data if local else {}), "sessions": listed})  # the link's state too
+        return Event(EventKind.SNAPSHOT, None, replace(own, sessions=tuple(listed)))  # the link's state too
 
     def _local_event(self, event: Event) -> None:
-        if event.kind != ev.OUTPUT:
+        if event.kind != EventKind.OUTPUT:
             self._listed = None
         self.bus.publish(event)
 
     def _node_event(self, node: FleetNode, event: Event) -> None:
-        if event.kind in (ev.SNAPSHOT, ev.HOST_GONE, ev.JOURNAL):  # a node's (re)connection is told as a whole
+        # a node's (re)connection is told as a whole
+        if event.kind in (EventKind.SNAPSHOT, EventKind.HOST_GONE, EventKind.JOURNAL):
             return
-        if event.kind != ev.OUTPUT:
+        if event.kind != EventKind.OUTPUT:
             self._listed = None
         sid = join_id(node.name, event.session_id) if event.session_id else None
-        data = event.data
-        if isinstance(data.get("sessionId"), str):
-            data = {**data, "sessionId": join_id(node.name, data["sessionId"]), "node": node.name}
-        self.bus.publish(Event(event.kind, sid, data))
+        self.bus.publish(Event(event.kind, sid, _in_fleet_terms(event.payload, node.name)))
 
     def _node_changed(self, node: FleetNode) -> None:
         """A node came up, with new sessions, or went away: everything is listed again."""
         self._listed = None
         self.bus.publish(self._snapshot())
+
+
+def _in_fleet_terms(payload: Payload, node: str) -> Payload:
+    """A node's event payload as the dashboard across nodes names it: its session as ``NODE/ID``, on ``node``."""
+    if isinstance(payload, SessionState) and isinstance(payload.details.get("sessionId"), str):
+        return SessionState({**payload.details, "sessionId": join_id(node, payload.details["sessionId"]), "node": node})
+    if isinstance(payload, ExitNotice):
+        return replace(payload, session_id=join_id(node, payload.session_id), node=node)
+    return payload
 
 
 def _unreachable(node: FleetNode) -> str:

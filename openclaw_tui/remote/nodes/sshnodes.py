@@ -15,7 +15,7 @@ from typing import Any
 
 from openclaw_tui.core.calls import ToolResult, failure
 from openclaw_tui.core.config import NodeSettings
-from openclaw_tui.core.session import NOTIFICATION, RUNNING, Event
+from openclaw_tui.core.session import Event, ExitNotice, Status
 from openclaw_tui.core.tools import NodeListing, NoticeRelay, join_id
 
 from ..wire import protocol as p
@@ -66,7 +66,7 @@ class SshNodes:
             res = failure(f"node {link.name} did not answer within {LIST_WAIT_S:.0f} s (still trying)",
                           "node-unreachable")
         details = res["details"]
-        if details["status"] != "failed":
+        if details["status"] != Status.FAILED:
             return NodeListing(link.name, details.get("sessions", []))
         last_seen = [_unreachable(link.name, d) for d in link.sessions(agent)]
         return NodeListing(link.name, last_seen, res["text"])
@@ -80,14 +80,14 @@ class SshNodes:
         for notice in in_node_terms(res, node, call):
             self._take_notice(node, pid, notice)
         details = res["details"]
-        if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != RUNNING:
+        if call.get("action") in ENDING_ACTIONS and "failureKind" not in details and details["status"] != Status.RUNNING:
             self._mark_told(node, pid, call["sessionId"])  # the agent has just read how it ended
             self._relay.forget(join_id(node, call["sessionId"]))
         return res
 
     def _on_event(self, link: NodeLink, event: Event) -> None:
-        if event.kind == NOTIFICATION and event.data.get("sessionId"):
-            self._take_notice(link.name, link.host_pid, event.data)
+        if isinstance(event.payload, ExitNotice) and event.payload.session_id:
+            self._take_notice(link.name, link.host_pid, event.payload.to_json())
 
     def _take_notice(self, node: str, pid: int | None, notice: dict[str, Any]) -> None:
         bare = notice["sessionId"]

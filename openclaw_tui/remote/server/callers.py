@@ -11,7 +11,7 @@ import struct
 from dataclasses import dataclass, replace
 
 from openclaw_tui.core.host import SessionHost
-from openclaw_tui.core.session import Event, events as ev
+from openclaw_tui.core.session import Event, ExitNotice, SessionState, Snapshot
 
 from ..wire import protocol as p
 
@@ -57,11 +57,14 @@ class Confinement:
 
     def sees(self, event: Event, host: SessionHost) -> Event | None:
         """The event if it concerns this agent's sessions (a snapshot cut down to them), else None."""
-        if event.kind == ev.SNAPSHOT:
-            sessions = [d for d in event.data.get("sessions", []) if d.get("agent") == self.agent]
-            return replace(event, data={**event.data, "sessions": sessions})
-        if "agent" in event.data:
-            return event if event.data["agent"] == self.agent else None
+        payload = event.payload
+        if isinstance(payload, Snapshot):
+            sessions = tuple(d for d in payload.sessions if d.get("agent") == self.agent)
+            return replace(event, payload=replace(payload, sessions=sessions))
+        if isinstance(payload, ExitNotice):
+            return event if payload.agent == self.agent else None
+        if isinstance(payload, SessionState) and "agent" in payload.details:
+            return event if payload.details["agent"] == self.agent else None
         mine = event.session_id is not None and host.session(event.session_id, self.agent) is not None
         return event if mine else None
 

@@ -19,13 +19,13 @@ from typing import Any
 
 from openclaw_tui.core.calls import calltext, failure, toolcall
 from openclaw_tui.core.host import SessionHost
-from openclaw_tui.core.session import Event, OutputCoalescer, Session, events as ev
+from openclaw_tui.core.session import NEW_OUTPUT, Event, EventKind, OutputCoalescer, Session
 from openclaw_tui.core.tools import InputRefused, send_input
 from openclaw_tui.core.version import __version__
 
 from ..wire import SocketPathError, check_length, ensure_private_dir, protocol as p
 from . import rpcparams as check
-from .callers import Confinement, CallerRefused, confinement
+from .callers import CallerRefused, Confinement, confinement
 from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, take_lock
 
 __all__ = ["AlreadyServing", "HostServer"]
@@ -325,17 +325,17 @@ class _Connection:
         self.events(event)
 
     def _push_event(self, event: Event) -> None:
-        if event.kind == ev.OUTPUT and event.session_id is not None:
+        if event.kind == EventKind.OUTPUT and event.session_id is not None:
             if not self.output_to_send:
                 asyncio.get_running_loop().call_later(OUTPUT_EVENTS_S, self._flush_output_events)
             self.output_to_send.add(event.session_id)
             return
-        self.send(p.notification("event", {"kind": event.kind, "sessionId": event.session_id, "data": event.data}))
+        self.send(p.notification("event", event.to_json()))
 
     def _flush_output_events(self) -> None:
         ids, self.output_to_send = self.output_to_send, set()
         for sid in ids:
-            self.send(p.notification("event", {"kind": ev.OUTPUT, "sessionId": sid, "data": {}}))
+            self.send(p.notification("event", Event(EventKind.OUTPUT, sid, NEW_OUTPUT).to_json()))
             self.events.handled(sid)
 
     async def m_raw_subscribe(self, sessionId: str, offset: int | None = None) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from openclaw_tui.core.host import FORMAT, MIN_FORMAT, SessionHost
-from openclaw_tui.core.session import Event, events as ev
+from openclaw_tui.core.session import Event, JournalState, Snapshot
 from openclaw_tui.core.version import __version__
 
 from ..wire import socket_path
@@ -126,13 +126,14 @@ def _journal_reporter() -> Callable[[Event], None]:
     said: set[str] = set()
 
     def on_event(event: Event) -> None:
-        if event.kind not in (ev.JOURNAL, ev.SNAPSHOT):
+        payload = event.payload
+        state = payload.journal if isinstance(payload, Snapshot) else payload
+        if not isinstance(state, JournalState):
             return
-        state = event.data if event.kind == ev.JOURNAL else event.data.get("journal") or {}
-        problem = state.get("problem")
+        problem = state.problem
         if problem and problem not in said:
             said.add(problem)
-            lead = "" if state.get("saving") else "sessions are not being saved to disk: "
+            lead = "" if state.saving else "sessions are not being saved to disk: "
             print(f"openclaw-tui: {lead}{problem}", file=sys.stderr, flush=True)
 
     return on_event

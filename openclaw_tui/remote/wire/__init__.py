@@ -60,8 +60,9 @@ attributes), whether or not any client views the session, so clients never send 
 A ``cancel`` notification {id} from the client cancels its request with that id if it still runs (a cancelled
 foreground ``exec`` ends its run, as in-process); the cancelled request gets no answer.
 
-Notifications (host → client): ``event`` {kind, sessionId, data} and ``raw`` {sessionId, offset, data: base64,
-size: [cols, rows] | null, sizes: [[offset, cols, rows], ...]}. A ``raw`` offset larger than the previous end
+Notifications (host → client): ``event`` {kind, sessionId, data}, ``data`` the payload of that kind as
+``Event.to_json`` writes it (``core/session/events.py``, which reads it back too), and ``raw`` {sessionId,
+offset, data: base64, size: [cols, rows] | null, sizes: [[offset, cols, rows], ...]}. A ``raw`` offset larger than the previous end
 means bytes were dropped in between (the subscriber was too slow for the ring): terminal views catch up from
 the tail. ``size`` is the PTY size the bytes at ``offset`` were written for and ``sizes`` every resize among
 them, at its offset: the client's copy of the ring replays them where they happened (a resize with no output

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from openclaw_tui.core.session import COMPLETED, FAILED
+from openclaw_tui.core.containment import Placement
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import SessionView
 
 from .. import clock
@@ -25,10 +26,10 @@ WAIT_MARK = "◆"
 REASONS = {"password-prompt": "password"}
 
 STATE_STYLES = {
-    "running": "bold green",
+    Status.RUNNING: "bold green",
     "waiting": "bold black on #ffaf00",
-    "completed": "dim",
-    "failed": "bold red",
+    Status.COMPLETED: "dim",
+    Status.FAILED: "bold red",
 }
 
 
@@ -42,7 +43,7 @@ def state_of(session: SessionView) -> str:
 def failed(session: SessionView) -> bool:
     """Whether the operator should read ``session`` as a failure: the core's ``failed`` (not found, killed,
     timed out), or an exit with a non-zero code, which agents see as ``completed``."""
-    return session.status == FAILED or (not session.running and bool(session.exit.code))
+    return session.status == Status.FAILED or (not session.running and bool(session.exit.code))
 
 
 def agent_label(session: SessionView) -> str:
@@ -82,7 +83,7 @@ class RowFilter:
             return False
         if self.state == "waiting" and not session.waiting_for_input:
             return False
-        if self.state == "finished" and (session.status != COMPLETED or failed(session)):
+        if self.state == "finished" and (session.status != Status.COMPLETED or failed(session)):
             return False
         if self.state == "failed" and not failed(session):
             return False
@@ -97,7 +98,7 @@ def where_label(session: SessionView) -> Text:
     """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
     if session.elevated:
         return Text("elevated", style="bold red")
-    return Text("sandbox" if session.placement == "sandbox" else "host", style="dim" if not session.running else "")
+    return Text("sandbox" if session.placement == Placement.SANDBOX else "host", style="dim" if not session.running else "")
 
 
 def row_key(session: SessionView, unreachable: bool = False) -> tuple[object, ...]:
@@ -114,7 +115,7 @@ def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text
         return _greyed(session)
     state = state_of(session)
     reason = session.waiting_reason
-    style = STATE_STYLES["failed"] if failed(session) else STATE_STYLES.get(state, "")
+    style = STATE_STYLES[Status.FAILED] if failed(session) else STATE_STYLES.get(state, "")
     row_style = "bold #ffaf00" if state == "waiting" else ("dim" if not session.running else "")
     label = f"waiting ({REASONS[reason]})" if state == "waiting" and reason in REASONS else state
     return {

@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input
 
+from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
@@ -223,7 +224,7 @@ class Workspace(Vertical):
 
     async def _process(self, action: str, session: SessionView, **params: Any) -> dict[str, Any]:
         res = await self.host.call({"tool": "process", "action": action, "sessionId": session.id, **params}, agent=None)
-        if res["details"].get("status") == "failed":
+        if res["details"].get("status") == Status.FAILED:
             self.notify(res["text"], title=f"{action} failed", severity="error")
         return res
 

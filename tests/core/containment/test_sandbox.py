@@ -25,7 +25,7 @@ from openclaw_tui.core.config.settings import ConfigWarning, default_secrets, lo
 from openclaw_tui.core.containment import sandbox
 from openclaw_tui.core.launch.launcher import child_env
 from openclaw_tui.core.procs.termination import members
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import EventKind
 
 from ...hosting import hosting
 from ..conftest import bg, poll_until
@@ -300,8 +300,8 @@ async def test_elevated_sessions_are_marked_from_the_first_event(tmp_path) -> No
         r = await run(host, "sleep 30", elevated=True, background=True)
         d = r["details"]
         assert d["elevated"] is True and d["host"] == "gateway"
-        added = [e for e in events if e.kind == ev.ADDED]
-        assert added and added[0].data["elevated"] is True and added[0].data["host"] == "gateway"
+        added = [e for e in events if e.kind == EventKind.ADDED]
+        assert added and added[0].payload.to_json()["elevated"] is True and added[0].payload.to_json()["host"] == "gateway"
         listed = await host.call({"tool": "process", "action": "list"}, agent="main")
         assert listed["details"]["sessions"][0]["elevated"] is True
         await host.call({"tool": "process", "action": "kill", "sessionId": d["sessionId"]}, agent="main")

@@ -19,7 +19,7 @@ from typing import Any
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.core.journal.restore import journal_name
-from openclaw_tui.core.session import events as ev
+from openclaw_tui.core.session import Event
 from openclaw_tui.ui.sessions.rows import end_label
 
 from ...hosting import hosting
@@ -207,12 +207,12 @@ async def test_with_persist_false_nothing_is_written(tmp_path) -> None:
 async def test_a_second_host_on_a_journal_in_use_goes_on_in_memory_and_says_so(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first, host_on(tmp_path, sock) as second:
-        events: list[ev.Event] = []
+        events: list[Event] = []
         unsubscribe = second.subscribe(events.append)
         problem = second.journal_status["problem"]
         assert problem == (f"journal off: state directory {tmp_path}/journal/{journal_name(sock)} is in use by "
                            f"another host (pid {os.getpid()})")
-        assert events[0].data["journal"] == {"saving": False, "problem": problem}
+        assert events[0].payload.to_json()["journal"] == {"saving": False, "problem": problem}
         sid = await bg(second, "echo still runs")
         await ended(second, sid)
         listed = await call(second, action="list")

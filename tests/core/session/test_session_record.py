@@ -10,6 +10,8 @@ import asyncio
 import json
 
 from openclaw_tui import ToolHost
+from openclaw_tui.core.containment import ContainmentKind, Placement
+from openclaw_tui.core.session import Status
 from openclaw_tui.core.session.buffers import Chunk, Output
 from openclaw_tui.core.session.session import Session
 
@@ -49,6 +51,17 @@ async def test_a_finished_pty_session_reads_back_as_it_ended(host: ToolHost) -> 
     assert back.tracked_modes.bracketed_paste and back.order == session.order
     assert back.placement == session.placement and back.containment == session.containment
     assert back.backgrounded and back.done.is_set()
+
+
+async def test_where_a_session_ran_is_written_in_plain_words_and_read_back_as_its_vocabulary(host: ToolHost) -> None:
+    sid = await bg(host, "exit 0")
+    session = host.session(sid)
+    await asyncio.wait_for(session.done.wait(), 20)
+    text = json.dumps(session.to_json())
+    assert f'"placement": "{session.placement}"' in text and f'"containment": "{session.containment}"' in text
+    back = _reread(session)
+    assert type(back.placement) is Placement and type(back.containment) is ContainmentKind
+    assert back.status is Status.COMPLETED and back.details()["host"] == session.details()["host"]
 
 
 async def test_a_running_session_reads_back_running_without_a_child(host: ToolHost) -> None:

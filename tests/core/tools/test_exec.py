@@ -5,11 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from typing import get_args
 
 import pytest
 
 from openclaw_tui import ToolHost
+from openclaw_tui.core.config import PlacementMode
 from openclaw_tui.core.containment import sandbox
+from openclaw_tui.core.tools.models import ExecParams
 
 from ...hosting import hosting
 from ..conftest import bg, exec_settings, make_host, poll_until, wait_for
@@ -296,3 +299,10 @@ async def test_settings_are_captured_when_the_session_is_admitted() -> None:
         sid = await bg(host, "sleep 30")
         host.supervisor.settings = exec_settings(ttl_ms=60_000)
         assert host.session(sid).settings.ttl_ms == 123_456
+
+
+def test_execs_host_parameter_offers_the_placement_modes_and_node() -> None:
+    # the schema agents read spells the values out (pydantic words an enum's members by their repr); they
+    # are the configuration's placement modes, and node
+    offered = get_args(get_args(ExecParams.model_fields["host"].annotation)[0])
+    assert offered == (*PlacementMode, "node")

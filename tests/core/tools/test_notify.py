@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from openclaw_tui.core.session.events import NOTIFICATION
+from openclaw_tui.core.session import EventKind
 
 from ..conftest import bg, make_host, wait_for
 
@@ -28,9 +28,9 @@ async def test_exit_notice_is_prepended_to_the_agents_next_result_once() -> None
         host.subscribe(events.append)
         sid = await bg(host, "echo   building...; echo '  all   done  '; exit 2")
         await _finish(host, sid)
-        notice = next(e for e in events if e.kind == NOTIFICATION)
-        assert notice.data["sessionId"] == sid and notice.data["exitCode"] == 2
-        assert notice.data["snippet"] == "building... all done"
+        notice = next(e for e in events if e.kind == EventKind.NOTIFICATION)
+        assert notice.payload.to_json()["sessionId"] == sid and notice.payload.to_json()["exitCode"] == 2
+        assert notice.payload.to_json()["snippet"] == "building... all done"
         other = await host.call(P("list"), agent="someone-else")
         assert "notifications" not in other["details"]
         r = await host.call(P("list"), agent="main")
@@ -59,7 +59,7 @@ async def test_no_notice_for_killed_sessions() -> None:
         r = await host.call(P("kill", other), agent=None)  # the operator's kill, of main's session
         assert "notifications" not in r["details"]
         assert await _notices(host) == []
-        assert not [e for e in events if e.kind == NOTIFICATION]
+        assert not [e for e in events if e.kind == EventKind.NOTIFICATION]
 
 
 async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
@@ -118,13 +118,13 @@ async def test_event_stream_starts_with_a_snapshot_and_follows_a_session() -> No
         old = await bg(host, "sleep 30")
         stream = host.watch()
         first = await anext(stream)
-        assert first.kind == "snapshot" and [s["sessionId"] for s in first.data["sessions"]] == [old]
+        assert first.kind == "snapshot" and [s["sessionId"] for s in first.payload.to_json()["sessions"]] == [old]
         sid = await bg(host, "echo out; exit 3")
         kinds = []
         async for event in stream:
             if event.session_id == sid:
                 kinds.append(event.kind)
-            if event.kind == NOTIFICATION:
+            if event.kind == EventKind.NOTIFICATION:
                 break
         await stream.aclose()
         assert kinds[0] == "session-added" and "session-backgrounded" in kinds and "session-output" in kinds
@@ -139,7 +139,7 @@ async def test_the_operators_sessions_publish_a_notice_but_queue_none() -> None:
         host.subscribe(events.append)
         sid = await bg(host, "echo op", agent=None)
         await _finish(host, sid)
-        assert any(e.kind == NOTIFICATION and e.session_id == sid for e in events)
+        assert any(e.kind == EventKind.NOTIFICATION and e.session_id == sid for e in events)
         assert host.supervisor.notices.take(None) == []
 
 
@@ -152,7 +152,7 @@ async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> Non
         sids = [await bg(host, f"sleep 2; echo job {i}") for i in range(3)]
         for sid in sids:
             await _finish(host, sid)
-        ended = [e.session_id for e in events if e.kind == NOTIFICATION]
+        ended = [e.session_id for e in events if e.kind == EventKind.NOTIFICATION]
         assert sorted(ended) == sorted(sids)
         assert [n["sessionId"] for n in await _notices(host)] == ended[1:]
 
@@ -170,5 +170,5 @@ async def test_an_exit_a_waiting_poll_returns_is_not_also_published_as_a_notice(
         go.touch()
         r = await polling
         assert r["details"]["exitCode"] == 3
-        assert not [e for e in events if e.kind == NOTIFICATION]
+        assert not [e for e in events if e.kind == EventKind.NOTIFICATION]
         assert await _notices(host) == []

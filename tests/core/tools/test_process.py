@@ -219,7 +219,7 @@ async def test_waiting_changes_are_published_as_events(host: ToolHost) -> None:
     sid = await bg(host, "read -r a; echo done-$a; sleep 30", pty=True)
 
     def told(waiting: bool) -> bool:
-        return any(e.kind == "session-waiting" and e.session_id == sid and e.data["waitingForInput"] is waiting
+        return any(e.kind == "session-waiting" and e.session_id == sid and e.payload.to_json()["waitingForInput"] is waiting
                    for e in events)
 
     await wait_for(lambda: told(True), what="the waiting event")
