@@ -213,7 +213,14 @@ class TerminalScreen(ScreenState):
 
     def line_text(self, n: int) -> str:
         """Line ``n`` of history + screen as text, padded to the width; a wide character appears once."""
-        return "".join([cell.data for cell in self.line_cells(n)])
+        history = len(self.grid.history)
+        row = self.grid.history[n] if n < history else self.grid.rows[n - history]
+        width = self.grid.width
+        chars = [" "] * width  # only the cells a row holds are read: a search reads every line of the history
+        for x, cell in row.items():
+            if x < width:
+                chars[x] = cell.data
+        return "".join(chars)
 
     def line_wrapped(self, n: int) -> bool:
         """Whether line ``n`` ran on into the next by autowrap (copied text joins the two)."""
