@@ -176,8 +176,10 @@ class Workspace(Vertical):
     def action_scroll(self, direction: int) -> None:
         body = self._body()
         if body is not None:
+            reading = self._reading()
             body.scroll_page(direction)
-            self.refresh_bindings()
+            if self._reading() != reading:  # the footer changes only when the follow key comes or goes
+                self.refresh_bindings()
 
     def action_follow(self) -> None:
         """Back to live: the search ends, the selection goes, the view follows the output again."""
