@@ -56,7 +56,7 @@ from textual import events
 from openclaw_tui import ToolHost
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.sessions.terminal_view import TerminalView
-from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
+from tests.support.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 SIZE = (200, 60)
 GATEWAY = '[tools.exec]\nhost = "gateway"\n'  # a thousand sleeps, not a thousand sandboxes

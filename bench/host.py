@@ -7,7 +7,7 @@ P6  an agent's ``process poll`` round trip over MCP on an idle host: a real ``op
 P7  ``openclaw-tui call '{"tool":"process","action":"list"}'`` wall time against ``python -c pass``,
     alternating, median of each (target: at most 3x). Bytecode caching is on for both, as on a user's
     machine (``PYTHONDONTWRITEBYTECODE`` is dropped), after one warm-up call.
-P12 the longest stall of a host's event loop while each hostile call of ``tests/hostile.py`` (a 500 KB
+P12 the longest stall of a host's event loop while each hostile call of ``tests/support/hostile.py`` (a 500 KB
     command, deep JSON, a 10 MB paste, a huge env, many keys…) is sent over the socket and answered,
     recorded by a ticker task on the loop (target: 100 ms).
 
@@ -36,7 +36,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from openclaw_tui import ToolHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient, NoHost
-from tests.hostile import LagMeter, hostile_lines, measure
+from tests.support.hostile import LagMeter, hostile_lines, measure
 
 WARMUP = 20
 

@@ -1,7 +1,7 @@
 """Node benchmarks (issue 14): an agent's ``process poll`` through a node over ssh, against the same poll here;
 and the dashboard across 4 nodes of 250 sessions each, scrolled, against the same scroll of 1000 local ones.
 
-Everything is real: ``sshd`` on loopback (the test rig, ``tests/sshrig.py``), a node host (``openclaw-tui
+Everything is real: ``sshd`` on loopback (the test rig, ``tests/support/sshrig.py``), a node host (``openclaw-tui
 serve``) behind a key whose forced command runs ``openclaw-tui bridge``, and a local ``openclaw-tui serve``
 whose config names that node. One ``sleep`` session runs on each host. After a warm-up (the ssh connection
 is up by then), N polls are timed one after another, all through the local host's socket as an agent's
@@ -43,7 +43,7 @@ from openclaw_tui.remote.nodes.fleet import open_fleet
 from openclaw_tui.remote.nodes.ssh import SshLink
 from openclaw_tui.remote.wire.client import HostClient, NoHost
 from openclaw_tui.ui import make_app
-from tests.sshrig import SshRig
+from tests.support.sshrig import SshRig
 
 WARMUP = 30
 AGENT = "bench"

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from bench.host import end_serve, start_serve, wait_for_host
 from openclaw_tui.remote.wire import protocol as p
 from openclaw_tui.remote.wire.client import HostClient
-from tests.rawread import whole_ring
+from tests.support.sessions import whole_ring
 
 CONFIG = '[tools.exec]\nhost = "{where}"\nkillGraceMs = 1000\n\n[host]\ncontainment = "{mode}"\n'
 

@@ -28,7 +28,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from tests.ui.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
+from tests.support.tmuxpane import end_host  # the host a dashboard started outlives it: ended by its pid
 
 POLL_S = 0.01
 TARGET_S = 1.0

@@ -27,6 +27,8 @@ nothing before it is needed (``call`` runs in scripts' loops, and loads only a s
     openclaw-tui bridge          this machine's host socket on stdin/stdout (what `ssh NODE` runs)
     openclaw-tui nodes           the configured nodes and whether each answers
     openclaw-tui attach --node N the dashboard on node N's host, over ssh
+    openclaw-tui sandbox         what a sandboxed run would not see here, and what it sees by the
+                                 operator's choice (``--agent NAME`` for an agent's own settings)
 """
 
 from __future__ import annotations

@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     bridge.add_argument("--socket", help="the host's socket (default: as every command finds it)")
     bridge.add_argument("--no-start", action="store_true", help="fail instead of starting a host when none serves")
     sub.add_parser("nodes", help="list the configured nodes and whether each answers")
+    sandbox = sub.add_parser("sandbox", help="list what a sandboxed run would not see here (credential stores, "
+                                             "secret variables) and what it sees by the operator's choice")
+    sandbox.add_argument("--agent", help="with this agent's settings ([agents.NAME.tools.exec.sandbox])")
     return parser
 
 
@@ -127,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
         from openclaw_tui.commands import run_nodes
 
         return run_nodes(args.config)
+    if args.command == "sandbox":
+        from openclaw_tui.commands import run_sandbox
+
+        return run_sandbox(args.config, args.agent)
     if args.command == "attach" and args.node:
         from openclaw_tui.commands import run_attach_node
 

@@ -9,8 +9,8 @@ import pytest
 
 from openclaw_tui import ToolHost
 
-from .hosting import hosting
-from .waiting import wait_for
+from .support.hosts import hosting
+from .support.waiting import wait_for
 
 
 async def test_a_host_that_will_not_close_in_time_is_force_killed_and_the_test_fails() -> None:

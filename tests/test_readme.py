@@ -28,7 +28,7 @@ from openclaw_tui import ToolHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui.keymap import key_name
 
-from .hosting import hosting
+from .support.hosts import hosting
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -64,10 +64,11 @@ def test_the_python_api_example_runs_as_written(tmp_path) -> None:
 
 
 @contextlib.asynccontextmanager
-async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, dict[str, str]]]:
-    """A real host serving a private socket, and the environment that points a client at it (with the
-    README's `openclaw-tui` first on PATH)."""
-    sock = tmp_path / "run" / "host.sock"
+async def served(sock_dir: Path) -> AsyncIterator[tuple[ToolHost, dict[str, str]]]:
+    """A real host serving a private socket in ``sock_dir`` (short, not under ``tmp_path``: a socket's path
+    holds 107 bytes), and the environment that points a client at it (with the README's `openclaw-tui` first
+    on PATH)."""
+    sock = sock_dir / "host.sock"
     path = os.pathsep.join([BIN, os.environ.get("PATH", "")])
     env = dict(os.environ, OPENCLAW_TUI_SOCKET=str(sock), PATH=path)
     assert shutil.which("openclaw-tui", path=path), f"openclaw-tui is not in {BIN}: run the README's set-up"
@@ -80,7 +81,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[ToolHost, dict[str, str]
             await server.close()
 
 
-async def test_the_readme_mcp_sdk_example_runs_as_written(tmp_path) -> None:
+async def test_the_readme_mcp_sdk_example_runs_as_written(tmp_path, sock_dir) -> None:
     found = [b for b in blocks(README, "python") if "stdio_client" in b]
     assert found, "README has no MCP SDK example"
     script = tmp_path / "example.py"
@@ -92,7 +93,7 @@ async def test_the_readme_mcp_sdk_example_runs_as_written(tmp_path) -> None:
     runner.write_text("import os, runpy, sys\nimport mcp.client.stdio as stdio\n"
                       "stdio.DEFAULT_INHERITED_ENV_VARS = tuple(os.environ)\n"
                       "runpy.run_path(sys.argv[1], run_name='__main__')\n")
-    async with served(tmp_path) as (host, env):
+    async with served(sock_dir) as (host, env):
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(runner), str(script), cwd=tmp_path, env=env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -117,11 +118,12 @@ def client_configs() -> list[tuple[str, list[str]]]:
     return found
 
 
-async def test_the_readme_mcp_client_configurations_start_a_server_with_the_tools(tmp_path) -> None:
+async def test_the_readme_mcp_client_configurations_start_a_server_with_the_tools(tmp_path,
+                                                                                 sock_dir) -> None:
     configs = client_configs()
     assert len(configs) >= 5, configs  # Claude Code (command line, .mcp.json, with --agent), Codex, Cursor
     assert {command for command, _ in configs} == {"openclaw-tui"}
-    async with served(tmp_path) as (_, env):
+    async with served(sock_dir) as (_, env):
         for command, args in sorted({(c, tuple(a)) for c, a in configs}):
             params = StdioServerParameters(command=shutil.which(command, path=env["PATH"]) or command,
                                            args=list(args), env=env, cwd=tmp_path)

@@ -1,5 +1,5 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
-``nodes`` and ``attach --node``.
+``nodes`` and ``attach --node``; and ``sandbox``, which reads the config and this shell's environment only.
 
 Each is a function ``cli.py`` calls with the parsed arguments and whose return value is the exit status: 0
 when it did what was asked, 1 for a failed result, 2 with one line on stderr when the call cannot be made, 130
@@ -34,7 +34,15 @@ when it does not answer, what was tried and ssh's last word. Exit status 0 when 
 one did not, 2 when no node is configured or the config cannot be read, 130 on Ctrl-C. ``attach --node NAME``
 opens the dashboard on that node's host, over the same ssh bridge the agents' calls use; as with ``attach``,
 no host is started there and quitting leaves its sessions running.
-"""
+
+**sandbox** (``sandboxreport.py``). It reads the same config as the host (``--config``, and ``--agent NAME``
+for an agent's own ``[agents.NAME.tools.exec.sandbox]``) and this shell's environment, and prints: the
+credential stores found here that runs find empty (by family, with the tool each belongs to), the other hidden
+paths, the names of the variables kept out, and, apart, whatever looks like a secret yet is visible because
+the operator chose so (``show``, ``passEnv``); then where runs go on this machine and what the sandbox does
+not protect. Values are never printed. A config warning (a ``show`` of the state directory, say) goes to
+stderr as the host would print it. Exit 0; 2 when the config cannot be read, or inside a session, whose
+environment is already the filtered one."""
 
 from openclaw_tui.core.exports import lazy_exports
 
@@ -43,5 +51,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .call import run_call as run_call
     from .hostcontrol import run_reexec as run_reexec, run_version as run_version
     from .nodelist import run_attach_node as run_attach_node, run_nodes as run_nodes
+    from .sandboxreport import run_sandbox as run_sandbox
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from openclaw_tui import ToolHost
-from openclaw_tui.remote.server.hostserver import HostServer
 
-from ..hosting import hosting
+from ..support.hosts import hosting, serving
 
 
 @pytest.fixture
-def sock(tmp_path):
-    return tmp_path / "run" / "host.sock"
-
-
-@contextlib.asynccontextmanager
-async def serving(host: ToolHost, sock: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
-    """``host`` served on ``sock`` for the duration."""
-    server = HostServer(host, sock)
-    await server.start()
-    try:
-        yield host, sock
-    finally:
-        await server.close()
+def sock(sock_dir):
+    return sock_dir / "run" / "host.sock"
 
 
 @pytest.fixture
@@ -39,11 +25,11 @@ async def served(sock):
 
 
 @pytest.fixture
-def someone_elses_dir(tmp_path) -> Path:
+def someone_elses_dir(sock_dir) -> Path:
     """A private directory of another user: as root, one chowned to nobody; otherwise the root directory."""
     if os.getuid() != 0:
         return Path("/")
-    theirs = tmp_path / "theirs"
+    theirs = sock_dir / "theirs"
     theirs.mkdir(mode=0o700)
     os.chown(theirs, 65534, 65534)
     return theirs

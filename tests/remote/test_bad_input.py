@@ -3,7 +3,7 @@
 The cases the issue found, then property tests (hypothesis, derandomized so CI sees the same inputs every
 run): thousands of generated calls through ``ToolHost.call``, a thousand and more malformed lines on the
 socket, and bad ``openclaw-tui call`` input. Generated exec calls run only harmless commands (see
-``tests/badcalls.py``).
+``tests/support/badcalls.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from openclaw_tui.core.calls import calltext
 from openclaw_tui.remote.wire.protocol import encode
 
-from ..badcalls import (
+from ..support.badcalls import (
     HANG_S,
     HostThread,
     check_result,
@@ -50,10 +50,9 @@ PROPERTY = settings(
 
 
 @pytest.fixture
-def hosted(tmp_path: Path) -> Iterator[tuple[HostThread, dict[str, str]]]:
+def hosted(sock: Path) -> Iterator[tuple[HostThread, dict[str, str]]]:
     """A host on its own loop thread, serving a socket, with a PTY session that survives any key (Ctrl-C,
     Ctrl-D, Ctrl-Z only restart its ``cat``) and a pipe session with stdin closed."""
-    sock = tmp_path / "run" / "host.sock"
     host = HostThread(sock)
     try:
         pty = host.call(

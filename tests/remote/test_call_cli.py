@@ -19,7 +19,8 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.socketpaths import SOCKET_PATH_MAX
 
-from ..hosting import hosting
+from ..support.hosts import hosting
+from ..support.waiting import finished
 
 
 def _cli(args: list[str], env: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -73,17 +74,6 @@ async def _until_a_session_runs(host) -> Any:
     return host.sessions()[0]
 
 
-async def finished(proc: subprocess.Popen[str], within: float = 60) -> tuple[int, str, str]:
-    """Exit status, stdout and stderr of ``proc``, killed if it has not ended ``within`` seconds."""
-    try:
-        out, err = await asyncio.to_thread(proc.communicate, timeout=within)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, out, err
-
-
 async def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
     status, _, err = await finished(proc)
     return status, err
@@ -120,8 +110,8 @@ def test_a_socket_path_too_long_is_one_line_naming_the_limit(tmp_path, command) 
     assert proc.returncode == 2 and f"at most {SOCKET_PATH_MAX} bytes" in _one_line(proc.stderr)
 
 
-def test_serve_refuses_a_socket_directory_open_to_others_in_one_line(tmp_path) -> None:
-    shared = tmp_path / "shared"
+def test_serve_refuses_a_socket_directory_open_to_others_in_one_line(sock_dir) -> None:
+    shared = sock_dir / "shared"
     shared.mkdir()
     shared.chmod(0o777)
     proc = _cli(["serve"], {**os.environ, "OPENCLAW_TUI_SOCKET": str(shared / "host.sock")})

@@ -1,8 +1,8 @@
 """``openclaw-tui call`` against a host that drops the call, comes back, or does not: the exact line it says and
 its exit status in each case, the connections it makes, and what it sends (the hello, the call, a cancel).
 
-The command is real and so is its socket; the host's side is played by ``scriptedhost`` so that each way a
-host can fail a client happens on cue (the re-exec tests do the same with a real host re-executing itself).
+The command is real and so is its socket; the host's side is played by ``tests.support.scriptedhost`` so
+that each way a host can fail a client happens on cue (the re-exec tests do the same with a real host re-executing itself).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..waiting import wait_for
-from .scriptedhost import ScriptedHost, answers, closes, drops, greets, refuses
-from .test_call_cli import finished
+from ..support.scriptedhost import ScriptedHost, answers, closes, drops, greets, refuses
+from ..support.waiting import finished, wait_for
 
 LIST = {"tool": "process", "action": "list"}
 EXEC = {"tool": "exec", "command": "true", "workdir": "/"}
@@ -95,8 +94,8 @@ async def test_a_failed_result_is_status_1_and_printed(sock) -> None:
     assert (status, json.loads(out), err) == (1, failed, "")
 
 
-async def test_no_host_is_one_line_saying_how_to_start_one(tmp_path) -> None:
-    sock = tmp_path / "nobody" / "host.sock"
+async def test_no_host_is_one_line_saying_how_to_start_one(sock_dir) -> None:
+    sock = sock_dir / "nobody" / "host.sock"
     status, out, err = await finished(cli(sock, LIST))
     assert (status, out) == (2, "")
     assert err == f"openclaw-tui: no openclaw-tui host is running on {sock} (start one with `openclaw-tui serve`)\n"

@@ -20,9 +20,8 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..escapes import needs_cgroups
-from ..hosting import hosting
-from .conftest import serving
+from ..support.hosts import hosting, serving
+from ..support.orphans import needs_cgroups
 
 PROBE = Path(__file__).with_name("peer_probe.py")
 LIST = {"tool": "process", "action": "list"}

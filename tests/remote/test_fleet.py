@@ -1,5 +1,5 @@
 """The dashboard's host across nodes (``remote/fleet.py``): the local host and nodes a and b as one host, over
-real ssh (sshd on loopback, two real node hosts: see ``nodefixtures.py``), without the UI.
+real ssh (sshd on loopback, two real node hosts: the ``rig`` fixture), without the UI.
 
 A node's session is ``NODE/ID`` here, and every action on it (tool calls, input, resize, the raw stream)
 reaches its node's host with the bare id; a node whose host dies keeps its sessions as last seen, and its
@@ -12,7 +12,6 @@ import asyncio
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,10 +20,10 @@ from openclaw_tui.core.session import Event, EventKind
 from openclaw_tui.core.tools.process_input import InputRefused
 from openclaw_tui.remote.nodes.fleet import FleetHost, open_fleet
 
-from ..hosting import hosting
-from ..sshrig import SshRig
-from ..waiting import wait_for
-from .nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
+from ..support.hosts import hosting
+from ..support.sessions import start_background
+from ..support.sshrig import SshRig
+from ..support.waiting import wait_for
 
 DEADLINE_S = 30.0
 
@@ -42,13 +41,6 @@ async def fleet_fixture(rig: SshRig, nodes_config: Path) -> AsyncIterator[FleetH
             yield fleet
         finally:
             await asyncio.wait_for(fleet.close(), DEADLINE_S)
-
-
-async def start(fleet: FleetHost, command: str, node: str | None = None, **kw: Any) -> str:
-    where = {"host": "node", "node": node} if node else {}
-    res = await fleet.call({"tool": "exec", "command": command, "background": True, **where, **kw})
-    assert res["details"]["status"] == "running", res
-    return str(res["details"]["sessionId"])
 
 
 async def poll_until(fleet: FleetHost, sid: str, needle: str) -> None:
@@ -76,9 +68,9 @@ def test_without_nodes_the_dashboard_keeps_its_one_host(tmp_path: Path) -> None:
 async def test_every_action_on_a_node_session_reaches_its_node_by_the_bare_id(fleet: FleetHost, rig: SshRig) -> None:
     heard: list[Event] = []
     fleet.subscribe(heard.append)
-    here = await start(fleet, "sleep 300")
-    sid = await start(fleet, "cat", node="a", pty=True)
-    other = await start(fleet, "sleep 300", node="b")
+    here = await start_background(fleet.call, "sleep 300")
+    sid = await start_background(fleet.call, "cat", host="node", node="a", pty=True)
+    other = await start_background(fleet.call, "sleep 300", host="node", node="b")
     assert "/" not in here and sid.startswith("a/") and other.startswith("b/")
     await wait_for(lambda: fleet.session(sid) and fleet.session(other), DEADLINE_S, "the node sessions mirrored")
     session = fleet.session(sid)
@@ -117,7 +109,7 @@ async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answe
     heard: list[Event] = []
     fleet.subscribe(heard.append)
     # a session that ended: one still running when its host is SIGKILLed could outlive it (the node's affair)
-    sid = await start(fleet, "sleep 0.5; echo done", node="b")
+    sid = await start_background(fleet.call, "sleep 0.5; echo done", host="node", node="b")
     await wait_for(lambda: fleet.session(sid) and not fleet.session(sid).running,  # type: ignore[union-attr]
                    DEADLINE_S, "the session mirrored, ended")
     rig.hosts["b"].kill(signal.SIGKILL)
@@ -133,7 +125,7 @@ async def test_a_node_whose_host_dies_keeps_its_rows_as_last_seen_until_it_answe
     rig.hosts["b"].wait_ready()
     await wait_for(lambda: fleet.node_states["b"] is None, 60, "node b answering again")
     assert len([e for e in heard if e.kind == EventKind.SNAPSHOT]) > before  # the dashboard lists everything again
-    new = await start(fleet, "sleep 300", node="b")
+    new = await start_background(fleet.call, "sleep 300", host="node", node="b")
     await wait_for(lambda: fleet.session(new), DEADLINE_S, "a new session on node b, live")
     await fleet.call({"tool": "process", "action": "kill", "sessionId": new})
 

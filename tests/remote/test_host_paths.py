@@ -24,20 +24,20 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire import socketpaths as paths
 from openclaw_tui.remote.wire.socketpaths import candidate_paths, find_host, socket_path
 
-from ..conftest import MARK
-from ..hosting import hosting
+from ..support.hosts import hosting
+from ..support.isolation import MARK
 
 UID = os.getuid()
 
 
 @pytest.fixture
-def machine(tmp_path, monkeypatch) -> Path:
-    """A scratch ``/run/user`` (with this user's runtime directory) and ``/tmp``."""
-    (tmp_path / "run" / "user" / str(UID)).mkdir(parents=True, mode=0o700)
-    (tmp_path / "tmp").mkdir()
-    monkeypatch.setattr(paths, "RUN_USER", str(tmp_path / "run" / "user"))
-    monkeypatch.setattr(paths, "TMP", str(tmp_path / "tmp"))
-    return tmp_path
+def machine(sock_dir, monkeypatch) -> Path:
+    """A scratch ``/run/user`` (with this user's runtime directory) and ``/tmp``, short enough for sockets."""
+    (sock_dir / "run" / "user" / str(UID)).mkdir(parents=True, mode=0o700)
+    (sock_dir / "tmp").mkdir()
+    monkeypatch.setattr(paths, "RUN_USER", str(sock_dir / "run" / "user"))
+    monkeypatch.setattr(paths, "TMP", str(sock_dir / "tmp"))
+    return sock_dir
 
 
 def test_the_runtime_directory_is_found_without_xdg_runtime_dir(machine) -> None:

@@ -7,7 +7,7 @@ because the machine running the suite is shared, and a freeze of the old kind is
 
 from __future__ import annotations
 
-from ..hostile import LagMeter, hostile_lines, measure
+from ..support.hostile import LagMeter, hostile_lines, measure
 
 BOUND_S = 1.0
 

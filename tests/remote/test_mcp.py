@@ -12,17 +12,14 @@ import contextlib
 import json
 import os
 import signal
-import sys
 import time
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 import mcp_types as types
 import psutil
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp import ClientSession, stdio_client
 from mcp.client.client import Client
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -31,72 +28,10 @@ from openclaw_tui.core.tools.models import ACTIONS, ExecParams, ProcessParams
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..hosting import hosting
-
-DEADLINE_S = 20.0
-
-
-def server_params(sock: Path, agent: str | None, config: str | None = None,
-                  cwd: Path | None = None) -> StdioServerParameters:
-    args = ["-m", "openclaw_tui"] + (["--config", config] if config else []) + ["mcp"]
-    args += ["--agent", agent] if agent else []
-    # The whole environment: the suite's leftover-process marker must reach the server and its children.
-    return StdioServerParameters(
-        command=sys.executable, args=args, env=dict(os.environ, OPENCLAW_TUI_SOCKET=str(sock)), cwd=cwd
-    )
-
-
-@contextlib.asynccontextmanager
-async def mcp_session(
-    sock: Path,
-    agent: str | None = None,
-    name: str = "test-client",
-    logs: list[Any] | None = None,
-    config: str | None = None,
-    cwd: Path | None = None,
-) -> AsyncIterator[ClientSession]:
-    async def on_log(params: types.LoggingMessageNotificationParams) -> None:
-        if logs is not None:
-            logs.append(params)
-
-    info = types.Implementation(name=name, version="1.0")
-    async with (
-        stdio_client(server_params(sock, agent, config, cwd)) as (read, write),
-        ClientSession(read, write, logging_callback=on_log, client_info=info) as session,
-    ):
-        await session.initialize()
-        yield session
-
-
-async def call(session: ClientSession, tool: str, **arguments: Any) -> types.CallToolResult:
-    return await session.call_tool(tool, arguments)
-
-
-def text(result: types.CallToolResult) -> str:
-    return "".join(block.text for block in result.content if isinstance(block, types.TextContent))
-
-
-async def started(session: ClientSession, **exec_args: Any) -> str:
-    r = await call(session, "exec", **exec_args)
-    assert r.structured_content["status"] == "running", text(r)
-    assert not r.is_error
-    return r.structured_content["sessionId"]
-
-
-async def poll_until(
-    session: ClientSession, sid: str, done: Callable[[str, types.CallToolResult], bool]
-) -> tuple[str, types.CallToolResult]:
-    """Timed polls (no sleeping) until ``done(output so far, last result)``; returns both."""
-    seen = ""
-    deadline = time.monotonic() + DEADLINE_S
-    while time.monotonic() < deadline:
-        r = await call(session, "process", action="poll", sessionId=sid, timeout=2000)
-        if r.structured_content.get("newOutputChars"):
-            seen += text(r) + "\n"
-        if done(seen, r):
-            return seen, r
-        assert r.structured_content["status"] == "running", f"session ended early: {text(r)}"
-    raise AssertionError(f"condition never met; output so far {seen!r}")
+from ..support.hosts import hosting
+from ..support.mcpclients import DEADLINE_S, call, mcp_session, over_mcp, poll_until, server_params, text
+from ..support.sessions import start_background
+from ..support.waiting import wait_for
 
 
 def ended(_: str, r: types.CallToolResult) -> bool:
@@ -106,15 +41,6 @@ def ended(_: str, r: types.CallToolResult) -> bool:
 def running_programs(pid: int) -> set[str]:
     root = psutil.Process(pid)
     return {p.name() for p in (root, *root.children(recursive=True))}
-
-
-async def wait_for(predicate: Callable[[], Any], what: str) -> Any:
-    deadline = time.monotonic() + DEADLINE_S
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-    return value
 
 
 # -- the protocol surface ---------------------------------------------------------------------------
@@ -178,7 +104,7 @@ async def test_exec_yields_then_poll_follows_it_to_completion(served) -> None:
 async def test_background_build_reports_every_step(served) -> None:
     _, sock = served
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command="for i in 1 2 3; do echo step $i; sleep 0.2; done", background=True)
+        sid = await start_background(over_mcp(s), "for i in 1 2 3; do echo step $i; sleep 0.2; done")
         out, last = await poll_until(s, sid, ended)
     assert [line for line in out.splitlines() if line.startswith("step")] == ["step 1", "step 2", "step 3"]
     assert last.structured_content["exitCode"] == 0
@@ -187,7 +113,7 @@ async def test_background_build_reports_every_step(served) -> None:
 async def test_write_answers_a_prompt_in_a_pty(served) -> None:
     _, sock = served
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command='read -p "Continue? [y/N] " a; echo got $a', pty=True, background=True)
+        sid = await start_background(over_mcp(s), 'read -p "Continue? [y/N] " a; echo got $a', pty=True)
         await poll_until(s, sid, lambda out, _: "Continue?" in out)
         r = await call(s, "process", action="write", sessionId=sid, data="y\n")
         assert not r.is_error, text(r)
@@ -201,7 +127,7 @@ async def test_send_keys_ctrl_c_interrupts_a_pty_sleep(served) -> None:
         r = await call(s, "exec", command="sleep 60", pty=True, background=True)
         sid, pid = r.structured_content["sessionId"], r.structured_content["pid"]
         # As an agent would, press C-c at a running program, not at its launcher still starting up.
-        await wait_for(lambda: "sleep" in running_programs(pid), "sleep to be running")
+        await wait_for(lambda: "sleep" in running_programs(pid), what="sleep to be running")
         r = await call(s, "process", action="send-keys", sessionId=sid, keys=["C-c"])
         assert not r.is_error, text(r)
         _, last = await poll_until(s, sid, ended)
@@ -212,7 +138,7 @@ async def test_send_keys_ctrl_c_interrupts_a_pty_sleep(served) -> None:
 async def test_submit_presses_enter_for_a_typed_answer(served) -> None:
     _, sock = served
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command='read -p "Name? " n; echo hello $n', pty=True, background=True)
+        sid = await start_background(over_mcp(s), 'read -p "Name? " n; echo hello $n', pty=True)
         await poll_until(s, sid, lambda out, _: "Name?" in out)
         await call(s, "process", action="write", sessionId=sid, data="ada")
         r = await call(s, "process", action="submit", sessionId=sid)
@@ -224,7 +150,7 @@ async def test_submit_presses_enter_for_a_typed_answer(served) -> None:
 async def test_paste_reaches_a_pty_cat(served) -> None:
     _, sock = served
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command="cat", pty=True, background=True)
+        sid = await start_background(over_mcp(s), "cat", pty=True)
         r = await call(s, "process", action="paste", sessionId=sid, text="line1\nline2\n")
         assert not r.is_error, text(r)
         # The terminal echoes each line and cat prints it again.
@@ -238,7 +164,7 @@ async def test_paste_reaches_a_pty_cat(served) -> None:
 async def test_agents_cannot_reach_each_others_sessions(served) -> None:
     host, sock = served
     async with mcp_session(sock, "alice") as alice, mcp_session(sock, "bob") as bob:
-        sid = await started(alice, command="cat", pty=True, background=True)
+        sid = await start_background(over_mcp(alice), "cat", pty=True)
         listed = await call(bob, "process", action="list")
         assert sid not in text(listed) and not listed.structured_content.get("sessions")
         for action, extra in (("poll", {}), ("log", {}), ("write", {"data": "x"}), ("kill", {})):
@@ -251,7 +177,7 @@ async def test_agents_cannot_reach_each_others_sessions(served) -> None:
         ] == "running"
     # Without --agent the scope is the client's name from initialize.
     async with mcp_session(sock, name="carol") as carol:
-        sid = await started(carol, command="sleep 30", background=True)
+        sid = await start_background(over_mcp(carol), "sleep 30")
     assert host.session(sid).agent == "carol"
 
 
@@ -320,9 +246,9 @@ async def test_exit_notification_reaches_only_its_agent_as_a_log_message(served)
         mcp_session(sock, "alice", logs=alice_logs) as alice,
         mcp_session(sock, "bob", logs=bob_logs) as bob,
     ):
-        ok = await started(alice, command="sleep 0.2; echo finished", background=True)
-        bad = await started(alice, command="sleep 0.3; no-such-command-xyz", background=True)
-        await wait_for(lambda: len(alice_logs) >= 2, "two exit notifications")
+        ok = await start_background(over_mcp(alice), "sleep 0.2; echo finished")
+        bad = await start_background(over_mcp(alice), "sleep 0.3; no-such-command-xyz")
+        await wait_for(lambda: len(alice_logs) >= 2, what="two exit notifications")
         by_session = {sid: log for log in alice_logs for sid in (ok, bad) if sid in log.data}
         assert by_session[ok].level == "info" and "finished" in by_session[ok].data
         assert by_session[bad].level == "warning" and "failed" in by_session[bad].data
@@ -344,7 +270,7 @@ async def test_exit_notification_rides_an_open_call_on_a_2026_connection(served)
     client = Client(server_params(sock, "alice"), mode="auto", log_level="info", logging_callback=on_log)
     async with client:
         assert client.protocol_version in MODERN_PROTOCOL_VERSIONS
-        sid = await started(client.session, command="sleep 0.5; echo bye", background=True)
+        sid = await start_background(over_mcp(client.session), "sleep 0.5; echo bye")
         # A foreground call is still open when the background job ends: the notice rides its stream.
         r = await client.call_tool("exec", {"command": "sleep 2; echo fg", "yieldMs": 10000})
         assert "fg" in text(r)
@@ -358,7 +284,7 @@ async def test_a_vanished_host_gives_failed_results_and_a_returning_one_is_recon
         await server.start()
         async with mcp_session(sock, "alice") as s:
             waiting = asyncio.ensure_future(call(s, "exec", command="sleep 30", yieldMs=20000))
-            await wait_for(lambda: host.sessions("alice"), "the foreground exec to start on the host")
+            await wait_for(lambda: host.sessions("alice"), what="the foreground exec to start on the host")
             await server.close()
             r = await waiting
             assert r.is_error and "went away while this call was running" in text(r)
@@ -376,7 +302,7 @@ async def test_with_no_host_running_the_server_starts_a_detached_serve(sock) -> 
     async with mcp_session(sock, "alice") as s:
         r = await call(s, "exec", command="echo auto")
         assert not r.is_error and "auto" in text(r)
-        sid = await started(s, command="sleep 30", background=True)
+        sid = await start_background(over_mcp(s), "sleep 30")
     # The MCP server is gone; the host it started is not, and neither is the agent's job.
     async with await HostClient.connect(sock) as client:
         pid = client.hello["pid"]
@@ -433,7 +359,7 @@ async def test_an_agent_reads_a_full_screen_program_through_screen(served) -> No
     _, sock = served
     draw = r"printf '\033[?1049h\033[2J\033[5;3HMenu\033[7;3H> Install'; echo; sleep 60"
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command=draw, pty=True, background=True)
+        sid = await start_background(over_mcp(s), draw, pty=True)
         await poll_until(s, sid, lambda out, _: "Install" in out)
         r = await call(s, "process", action="screen", sessionId=sid)
         rows = text(r).splitlines()

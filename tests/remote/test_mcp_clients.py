@@ -22,8 +22,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from ..conftest import MARK
-from .test_mcp import call, mcp_session, poll_until, started, text
+from ..support.isolation import MARK
+from ..support.mcpclients import call, mcp_session, over_mcp, poll_until, text
+from ..support.sessions import start_background
 
 ROOT = Path(__file__).resolve().parents[2]
 INSPECTOR = Path(os.environ.get("OPENCLAW_TUI_MCP_INSPECTOR")
@@ -72,7 +73,7 @@ async def test_every_property_of_both_tools_has_one_plain_type_and_arrays_declar
 async def test_an_array_parameter_also_takes_the_array_as_json_text(served) -> None:
     _, sock = served
     async with mcp_session(sock, "alice") as s:
-        sid = await started(s, command="cat", pty=True, background=True)
+        sid = await start_background(over_mcp(s), "cat", pty=True)
         r = await call(s, "process", action="send-keys", sessionId=sid, keys='["h", "i", "Enter"]')
         assert not r.is_error and r.structured_content["bytes"] == 3, text(r)
         await poll_until(s, sid, lambda out, _: out.count("hi") >= 2)

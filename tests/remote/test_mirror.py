@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
-from ..core.conftest import wait_for
+from ..support.waiting import wait_for
 
 
 async def test_attached_view_mirrors_sessions_output_and_input(served) -> None:

@@ -1,5 +1,5 @@
 """Agents on other machines: exec with ``host: "node"`` and every process action on a node's sessions, over
-real ssh (sshd on loopback, two real node hosts: see ``nodefixtures.py``).
+real ssh (sshd on loopback, two real node hosts: the ``rig`` fixture).
 
 The local host here is in-process (``openclaw_tui.ToolHost`` with nodes a and b in its config); the nodes
 are ``openclaw-tui serve`` processes reached through ``ssh ... openclaw-tui bridge``.
@@ -11,7 +11,8 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -20,22 +21,23 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.session import Event, EventKind
 
-from ..hosting import hosting
-from ..sshrig import MARK, SshRig
-from .nodefixtures import host_fixture, nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
+from ..support.hosts import hosting
+from ..support.isolation import MARK
+from ..support.sessions import start_background
+from ..support.sshrig import SshRig
 
 DEADLINE_S = 30.0
 
 
+@pytest.fixture(name="host")
+async def host_fixture(nodes_config: Path) -> AsyncIterator[ToolHost]:
+    """The local host, with nodes a and b."""
+    async with hosting(ToolHost(env={}, config_path=nodes_config)) as h:
+        yield h
+
+
 async def run(host: ToolHost, call: dict[str, Any], agent: str | None = "alice") -> dict[str, Any]:
     return await host.call(call, agent=agent)
-
-
-async def start_on(host: ToolHost, node: str, command: str, agent: str | None = "alice", **kw: Any) -> str:
-    res = await run(host, {"tool": "exec", "command": command, "host": "node", "node": node, "background": True, **kw},
-                    agent)
-    assert res["details"]["status"] == "running", res
-    return str(res["details"]["sessionId"])
 
 
 async def until(call: Callable[[], Awaitable[dict[str, Any]]], check: Callable[[dict[str, Any]], bool],
@@ -76,7 +78,8 @@ async def test_exec_on_a_node_runs_there_in_the_node_hosts_own_directory(host: T
 
 
 async def test_a_node_session_is_polled_written_and_keyed_by_its_prefixed_id(host: ToolHost) -> None:
-    sid = await start_on(host, "a", "read -r -p 'name? ' n; echo \"hello $n\"; cat", pty=True)
+    sid = await start_background(host.call, "read -r -p 'name? ' n; echo \"hello $n\"; cat", pty=True,
+                                 host="node", node="a", agent="alice")
     assert sid.startswith("a/") and sid.count("/") == 1
     await poll_output(host, sid, "name?")
     res = await run(host, {"tool": "process", "action": "send-keys", "sessionId": sid, "literal": "bob",
@@ -99,10 +102,10 @@ async def test_a_node_session_is_polled_written_and_keyed_by_its_prefixed_id(hos
 
 
 async def test_list_merges_this_hosts_sessions_and_every_nodes_newest_first(host: ToolHost) -> None:
-    first = await start_on(host, "b", "sleep 300")
+    first = await start_background(host.call, "sleep 300", host="node", node="b", agent="alice")
     res = await run(host, {"tool": "exec", "command": "sleep 300", "background": True})
     here = res["details"]["sessionId"]
-    last = await start_on(host, "a", "sleep 300")
+    last = await start_background(host.call, "sleep 300", host="node", node="a", agent="alice")
     res = await run(host, {"tool": "process", "action": "list"})
     ids = [s["sessionId"] for s in res["details"]["sessions"]]
     assert ids == [last, here, first], res
@@ -115,7 +118,8 @@ async def test_list_merges_this_hosts_sessions_and_every_nodes_newest_first(host
 async def test_an_exit_on_a_node_reaches_its_agent_exactly_once(host: ToolHost) -> None:
     heard: list[Event] = []
     host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
-    sid = await start_on(host, "a", "sleep 0.5; echo finished-on-a; exit 3")
+    sid = await start_background(host.call, "sleep 0.5; echo finished-on-a; exit 3", host="node", node="a",
+                                 agent="alice")
     mine = lambda: [e for e in heard if e.session_id == sid]
     deadline = time.monotonic() + DEADLINE_S
     while not mine():
@@ -140,7 +144,7 @@ async def test_an_exit_on_a_node_reaches_its_agent_exactly_once(host: ToolHost) 
 async def test_a_poll_that_returns_the_end_takes_the_place_of_the_queued_notice(host: ToolHost) -> None:
     heard: list[Event] = []
     host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
-    sid = await start_on(host, "b", "sleep 0.3; echo done")
+    sid = await start_background(host.call, "sleep 0.3; echo done", host="node", node="b", agent="alice")
     deadline = time.monotonic() + DEADLINE_S
     while not [e for e in heard if e.session_id == sid]:  # ended with nobody polling: a notice is queued
         assert time.monotonic() < deadline, "the node's exit notice never arrived"
@@ -152,7 +156,7 @@ async def test_a_poll_that_returns_the_end_takes_the_place_of_the_queued_notice(
 
 
 async def test_each_agent_sees_only_its_own_node_sessions(host: ToolHost) -> None:
-    sid = await start_on(host, "a", "sleep 300", agent="alice")
+    sid = await start_background(host.call, "sleep 300", agent="alice", host="node", node="a")
     for action in ("poll", "log", "kill"):
         res = await run(host, {"tool": "process", "action": action, "sessionId": sid}, agent="bob")
         assert res["details"]["failureKind"] == "unknown-session", res
@@ -212,9 +216,10 @@ def _bridges() -> list[psutil.Process]:
 async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_again(host: ToolHost, rig: SshRig) -> None:
     heard: list[Event] = []
     host.subscribe(lambda e: heard.append(e) if e.kind == EventKind.NOTIFICATION else None)
-    sid = await start_on(host, "a", "sleep 300")
+    sid = await start_background(host.call, "sleep 300", host="node", node="a", agent="alice")
     go = rig.root / "release"
-    held = await start_on(host, "a", f"while [ ! -e {go} ]; do sleep 0.1; done; echo released")
+    held = await start_background(host.call, f"while [ ! -e {go} ]; do sleep 0.1; done; echo released",
+                                  host="node", node="a", agent="alice")
     rig.stop_sshd()  # no new connection can be made...
     for bridge in _bridges():  # ...and the one in use ends
         bridge.kill()
@@ -243,8 +248,8 @@ async def test_a_dropped_node_marks_its_sessions_unreachable_until_it_answers_ag
 
 
 async def test_a_node_host_killed_mid_session_and_restarted(host: ToolHost, rig: SshRig) -> None:
-    sid = await start_on(host, "a", "sleep 300")
-    other = await start_on(host, "b", "sleep 300")
+    sid = await start_background(host.call, "sleep 300", host="node", node="a", agent="alice")
+    other = await start_background(host.call, "sleep 300", host="node", node="b", agent="alice")
     rig.hosts["a"].kill(signal.SIGKILL)
     res = await until(lambda: run(host, {"tool": "process", "action": "list"}),
                       lambda r: listed(r)[sid].get("nodeReachable") is False, "the session marked unreachable")
@@ -264,7 +269,7 @@ async def test_a_node_host_killed_mid_session_and_restarted(host: ToolHost, rig:
     assert sid not in listed(res) or listed(res)[sid]["status"] != "running"
     res = await run(host, {"tool": "process", "action": "poll", "sessionId": sid})
     assert res["details"].get("failureKind") != "node-unreachable", res
-    new = await start_on(host, "a", "sleep 300")
+    new = await start_background(host.call, "sleep 300", host="node", node="a", agent="alice")
     for s in (new, other):
         await run(host, {"tool": "process", "action": "kill", "sessionId": s})
 

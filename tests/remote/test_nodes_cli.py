@@ -22,11 +22,12 @@ from openclaw_tui import ToolHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..hosting import hosting
-from ..sshrig import NodeHost, SshRig
-from ..ui.tmuxpane import Tmux
-from .nodefixtures import nodes_config_fixture, nodes_toml, rig_fixture  # noqa: F401  (fixtures)
-from .test_mcp import call, mcp_session, started, text, wait_for
+from ..support.hosts import hosting
+from ..support.mcpclients import call, mcp_session, over_mcp, text
+from ..support.sessions import start_background
+from ..support.sshrig import NodeHost, SshRig, nodes_toml
+from ..support.tmuxpane import Tmux
+from ..support.waiting import wait_for
 
 DEADLINE_S = 30.0
 
@@ -96,15 +97,14 @@ async def test_the_bridge_ends_when_the_host_goes_away(sock) -> None:
                 proc.wait()
 
 
-def test_the_bridge_with_no_start_and_no_host_fails_in_one_line(tmp_path) -> None:
-    proc = cli("bridge", "--socket", str(tmp_path / "none.sock"), "--no-start")
+def test_the_bridge_with_no_start_and_no_host_fails_in_one_line(sock_dir) -> None:
+    proc = cli("bridge", "--socket", str(sock_dir / "none.sock"), "--no-start")
     assert proc.returncode == 2 and proc.stdout == ""
     assert "not starting one (--no-start)" in proc.stderr and proc.stderr.count("\n") == 1
 
 
-def test_the_bridge_starts_a_host_when_none_serves(tmp_path) -> None:
+def test_the_bridge_starts_a_host_when_none_serves(sock) -> None:
     # The host it starts is meant to outlive it: ended here (and, should this fail first, by the guard).
-    sock = tmp_path / "run" / "host.sock"
     proc = bridge(sock)
     started_pid = None
     try:
@@ -210,9 +210,10 @@ async def test_an_mcp_agent_runs_on_a_node_and_hears_of_its_exit_once(local_host
     async with mcp_session(local_host.socket, "alice", logs=logs, cwd=tmp_path) as alice:
         r = await call(alice, "exec", command="pwd", host="node", node="b")
         assert text(r) == str(rig.hosts["b"].workdir)  # not the agent's directory: that is this machine's
-        sid = await started(alice, command="sleep 0.3; echo finished-on-b", background=True, host="node", node="b")
+        sid = await start_background(over_mcp(alice), "sleep 0.3; echo finished-on-b", host="node", node="b")
         assert sid.startswith("b/")
-        await wait_for(lambda: [log for log in logs if sid in log.data], "the node's exit as a log message")
+        await wait_for(lambda: [log for log in logs if sid in log.data],
+                       what="the node's exit as a log message")
         r = await call(alice, "process", action="list")
         assert text(r).count(f"[exit] {sid} ") == 1
         r = await call(alice, "process", action="list")

@@ -17,7 +17,7 @@ from openclaw_tui.remote.nodes.ssh import ssh_argv
 from openclaw_tui.remote.nodes.sshnodes import prefix_ids
 from openclaw_tui.remote.wire import protocol as p
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
 def settings_from(tmp_path: Path, text: str):

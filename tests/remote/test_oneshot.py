@@ -17,7 +17,7 @@ import pytest
 from openclaw_tui.core.version import __version__
 from openclaw_tui.remote.wire import oneshot
 
-from .scriptedhost import Peer, ScriptedHost, closes, drops, greets, hello_of
+from ..support.scriptedhost import Peer, ScriptedHost, closes, drops, greets, hello_of
 
 
 async def command(sock: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -46,8 +46,8 @@ async def test_reexec_of_a_host_that_closes_unanswered_is_one_line_and_status_1(
     assert done.stderr == "openclaw-tui: the host closed the connection before answering; nothing to re-execute\n"
 
 
-async def test_reexec_with_no_host_is_one_line_and_status_1(tmp_path) -> None:
-    sock = tmp_path / "nobody" / "host.sock"
+async def test_reexec_with_no_host_is_one_line_and_status_1(sock_dir) -> None:
+    sock = sock_dir / "nobody" / "host.sock"
     done = await command(sock, "serve", "--reexec")
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == f"openclaw-tui: no openclaw-tui host is running on {sock}; nothing to re-execute\n"
@@ -88,8 +88,8 @@ async def test_same_host_is_the_hello_of_the_same_host_only(sock) -> None:
         assert await asyncio.to_thread(oneshot.same_host, sock, before, "test") is None  # none answers
 
 
-def test_a_socket_nobody_listens_on_is_not_running(tmp_path) -> None:
-    path = tmp_path / "host.sock"
+def test_a_socket_nobody_listens_on_is_not_running(sock_dir) -> None:
+    path = sock_dir / "host.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as bound:
         bound.bind(str(path))  # bound, never listening: connecting is refused, as after a host died
         with pytest.raises(oneshot.NotRunning, match=f"^no openclaw-tui host is running on {re.escape(str(path))}$"):

@@ -18,16 +18,11 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.wire import protocol as p
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..waiting import wait_for
+from ..support.sessions import start_background
+from ..support.waiting import wait_for
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")
-
-
-async def _started(frontend, command: str) -> str:
-    r = await frontend.call({"tool": "exec", "command": command, "pty": True, "background": True}, agent=None)
-    assert r["details"]["status"] == "running", r
-    return str(r["details"]["sessionId"])
 
 
 @needs_sandbox
@@ -38,7 +33,7 @@ async def test_a_ctrl_c_sent_right_after_a_sandboxed_start_reaches_the_program(s
     try:
         # `exec`: dash (CI's /bin/sh) loses a SIGINT that lands while it forks its one command, even in a bare
         # PTY, 1 time in 4 at 0 ms; with the shell replaced, the Ctrl-C meets the program itself
-        sid = await _started(frontend, "exec sleep 300")
+        sid = await start_background(frontend.call, "exec sleep 300", pty=True, agent=None)
         assert host.session(sid).placement == "sandbox"
         await frontend.send_input(sid, b"\x03", "operator", "type")  # at once: the program may not run yet
         session = host.session(sid)
@@ -52,7 +47,7 @@ async def test_a_ctrl_c_sent_right_after_a_sandboxed_start_reaches_the_program(s
 async def test_input_nobody_reads_is_refused_in_the_same_words_on_every_path(served, monkeypatch) -> None:
     host, sock = served
     monkeypatch.setattr("openclaw_tui.core.containment.runner.MAX_QUEUED_INPUT", 1000)
-    sid = await _started(host, "sleep 60")
+    sid = await start_background(host.call, "sleep 60", pty=True, agent=None)
     await wait_for(lambda: host.session(sid).stdin_writable, what="the session's terminal")
     data = b"x" * 2000
     r = await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": data.decode()}, agent=None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.terminal import LiveView
 
-from ..core.conftest import wait_for
+from ..support.waiting import wait_for
 
 SIZES = "stty size; while read line; do stty size; done"  # the program's own view of its size, on each Enter
 

@@ -20,32 +20,10 @@ import pytest
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.protocol import REFUSED, RemoteError
 
-from ..escapes import containments, escape_command, new_mark, survivors
-from ..rawread import whole_ring
-from ..waiting import wait_for
-from .reexecrig import Serve
-from .test_reexec_clients import cli_call, waiting_for_the_host
-
-LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
-FLOOD = ("python3 -u -c 'import time\n"
-         f"for i in range(1, {LINES} + 1):\n"
-         "    print(\"line\", i)\n"
-         "    if i % 40 == 0: time.sleep(0.01)'")
-EXPECTED = [f"line {i}" for i in range(1, LINES + 1)]
-
-
-@pytest.fixture
-async def serve(tmp_path, request):
-    host = Serve(tmp_path, getattr(request, "param", "subreaper"))
-    try:
-        await host.start()
-        yield host
-    finally:
-        await host.close()
-
-
-def numbered(text: str) -> list[str]:
-    return [line for line in text.replace("\r", "").split("\n") if line.startswith("line ")]
+from ..support.orphans import containments, escape_command, new_mark, survivors
+from ..support.serves import EXPECTED, FLOOD, LINES, ReexecServe, cli_call, numbered, waiting_for_the_host
+from ..support.sessions import start_background, whole_ring
+from ..support.waiting import wait_for
 
 
 async def raw_text(client: HostClient, sid: str) -> str:
@@ -57,9 +35,10 @@ async def raw_text(client: HostClient, sid: str) -> str:
 
 @pytest.mark.parametrize("serve", containments(), indirect=True)
 async def test_a_reexec_during_floods_loses_and_repeats_no_line_and_a_waiting_prompt_is_answered_after(serve) -> None:
-    pipe = await serve.bg(FLOOD)
-    pty = await serve.bg(FLOOD, pty=True)
-    prompt = await serve.bg('read -p "Name? " n; echo "hello $n"', pty=True)
+    pipe = await start_background(serve.call, FLOOD, workdir=str(serve.workdir))
+    pty = await start_background(serve.call, FLOOD, pty=True, workdir=str(serve.workdir))
+    prompt = await start_background(serve.call, 'read -p "Name? " n; echo "hello $n"', pty=True,
+                                    workdir=str(serve.workdir))
     for sid in (pipe, pty):  # both floods are under way, far from done, when the host re-executes
         before = numbered((await serve.poll(sid, 5000))["text"])
         assert before and len(before) < LINES // 2, before[-1:]
@@ -94,8 +73,9 @@ async def _until(check, what: str, within: float = 30.0) -> None:
 
 
 async def test_two_reexecs_in_a_row_keep_every_session_and_collect_their_exits(serve) -> None:
-    quick = await serve.bg("sleep 2; echo done; exit 3")
-    slow = await serve.bg("read x; echo got $x; exit 4", pty=True)  # silent: each poll finds nothing
+    quick = await start_background(serve.call, "sleep 2; echo done; exit 3", workdir=str(serve.workdir))
+    slow = await start_background(serve.call, "read x; echo got $x; exit 4", pty=True,  # silent: each poll finds nothing
+                                  workdir=str(serve.workdir))
     hints = [(await serve.poll(slow))["details"]["retryInMs"] for _ in range(2)]
     first = await serve.reexeced()
     second = await serve.reexeced()
@@ -113,9 +93,9 @@ async def test_two_reexecs_in_a_row_keep_every_session_and_collect_their_exits(s
 
 @pytest.mark.parametrize("serve", containments(), indirect=True)
 async def test_a_timeout_runs_on_from_where_it_was_and_a_kill_still_ends_everything(serve) -> None:
-    timed = await serve.bg("sleep 60", timeout=4)
+    timed = await start_background(serve.call, "sleep 60", timeout=4, workdir=str(serve.workdir))
     mark = new_mark()
-    escapes = await serve.bg(escape_command(mark))
+    escapes = await start_background(serve.call, escape_command(mark), workdir=str(serve.workdir))
     await _until(lambda: _said(serve, escapes, "ready"), "the escapees in place")
     started = asyncio.get_running_loop().time()
     await serve.reexeced()
@@ -128,13 +108,15 @@ async def test_a_timeout_runs_on_from_where_it_was_and_a_kill_still_ends_everyth
     assert survivors(mark) == []
 
 
-async def _said(serve: Serve, sid: str, word: str) -> bool:
+async def _said(serve: ReexecServe, sid: str, word: str) -> bool:
     return word in (await serve.log(sid))
 
 
 async def test_a_child_that_exits_during_the_handover_is_reaped_with_its_exit_code_and_output(serve) -> None:
     # It watches its parent, the host, and leaves the moment the host's new image starts (before it adopts).
-    sid = await serve.bg("until grep -qa -- --resume /proc/$PPID/cmdline; do sleep 0.005; done; echo bye; exit 7")
+    sid = await start_background(serve.call,
+                                 "until grep -qa -- --resume /proc/$PPID/cmdline; do sleep 0.005; done; echo bye; exit 7",
+                                 workdir=str(serve.workdir))
     await serve.reexeced()
     end = await serve.ended(sid)
     assert (end["status"], end["exitCode"], end["cleanup"]) == ("completed", 7, "confirmed"), end
@@ -155,7 +137,8 @@ def _zombies(pid: int) -> list[int]:
 
 async def test_input_still_queued_for_a_program_that_was_not_reading_reaches_it_after(serve) -> None:
     # The terminal takes 4 KB; the rest waits in the host's queue for the program, across the re-exec.
-    sid = await serve.bg("stty raw -echo; echo ready; sleep 3; head -c 300000 | wc -c", pty=True)
+    sid = await start_background(serve.call, "stty raw -echo; echo ready; sleep 3; head -c 300000 | wc -c",
+                                 pty=True, workdir=str(serve.workdir))
     await _until(lambda: _said(serve, sid, "ready"), "the program to start")
     sent = await serve.call({"tool": "process", "action": "write", "sessionId": sid, "data": "x" * 300000})
     assert sent["details"]["bytesQueued"] > 250000, sent
@@ -165,7 +148,7 @@ async def test_input_still_queued_for_a_program_that_was_not_reading_reaches_it_
 
 
 async def test_sigusr2_re_executes_the_host_as_the_command_does(serve) -> None:
-    sid = await serve.bg("read x; echo got $x", pty=True)
+    sid = await start_background(serve.call, "read x; echo got $x", pty=True, workdir=str(serve.workdir))
     serve.proc.send_signal(signal.SIGUSR2)
     said = await serve.said("resumed", "cannot resume")
     assert "after re-exec 1" in said and "1 sessions kept, 1 running" in said, said
@@ -175,7 +158,7 @@ async def test_sigusr2_re_executes_the_host_as_the_command_does(serve) -> None:
 
 async def test_a_host_that_exits_normally_after_a_reexec_leaves_nothing(serve) -> None:
     mark = new_mark()
-    sid = await serve.bg(escape_command(mark), pty=True)
+    sid = await start_background(serve.call, escape_command(mark), pty=True, workdir=str(serve.workdir))
     await _until(lambda: _said(serve, sid, "ready"), "the escapees in place")
     await serve.reexeced()
     serve.proc.send_signal(signal.SIGTERM)
@@ -186,7 +169,9 @@ async def test_a_host_that_exits_normally_after_a_reexec_leaves_nothing(serve) -
 
 
 async def test_a_process_inside_a_session_cannot_re_execute_the_host(serve) -> None:
-    sid = await serve.bg(f"{sys.executable} -m openclaw_tui serve --reexec; echo status=$?")
+    sid = await start_background(serve.call,
+                                 f"{sys.executable} -m openclaw_tui serve --reexec; echo status=$?",
+                                 workdir=str(serve.workdir))
     await serve.ended(sid)
     said = await serve.log(sid)
     assert "a process inside a session cannot restart the host" in said and "status=1" in said, said
@@ -213,7 +198,7 @@ QUERY = ("python3 -c 'import os, sys, termios, tty\n"
 
 
 async def test_terminal_queries_are_still_answered_after_a_reexec(serve) -> None:
-    sid = await serve.bg(f"printf 'abc'; {QUERY}", pty=True)
+    sid = await start_background(serve.call, f"printf 'abc'; {QUERY}", pty=True, workdir=str(serve.workdir))
     await serve.reexeced()
     await serve.call({"tool": "process", "action": "write", "sessionId": sid, "data": "go\n"})
     end = await serve.ended(sid)
@@ -221,7 +206,7 @@ async def test_terminal_queries_are_still_answered_after_a_reexec(serve) -> None
 
 
 async def test_a_kill_under_way_during_the_handover_is_finished_by_the_new_image(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     with serve.config.open("a") as fh:  # this agent's kills take long enough to span a re-exec
         fh.write("\n[agents.patient.tools.exec]\nkillGraceMs = 4000\n")
     try:
@@ -248,7 +233,7 @@ async def test_a_kill_under_way_during_the_handover_is_finished_by_the_new_image
 
 async def test_a_sigterm_during_the_handover_ends_the_host_gracefully_once_it_resumed(serve) -> None:
     mark = new_mark()
-    sid = await serve.bg(escape_command(mark))
+    sid = await start_background(serve.call, escape_command(mark), workdir=str(serve.workdir))
     await _until(lambda: _said(serve, sid, "ready"), "the escapees in place")
     reexecing = asyncio.ensure_future(serve.reexec())
     cmdline = Path(f"/proc/{serve.proc.pid}/cmdline")
@@ -260,7 +245,7 @@ async def test_a_sigterm_during_the_handover_ends_the_host_gracefully_once_it_re
 
 
 async def test_the_new_image_runs_with_the_interpreter_options_the_host_was_started_with(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     try:
         await serve.start("-B", "-X", "utf8")
         await serve.reexeced()

@@ -12,43 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import mcp_types as types
-import pytest
 
 from openclaw_tui.core.session import EventKind
 from openclaw_tui.remote.mirror.remotehost import RemoteHost
 
-from ..waiting import wait_for
-from .reexecrig import Serve
-from .test_mcp import call, mcp_session, started, text
-
-
-@pytest.fixture
-async def serve(tmp_path):
-    host = Serve(tmp_path)
-    try:
-        await host.start()
-        yield host
-    finally:
-        await host.close()
-
-
-def waiting_for_the_host(pid: int) -> bool:
-    """The kernel shows ``pid`` blocked reading its socket: its request is out, its answer not yet in."""
-    try:
-        return Path(f"/proc/{pid}/wchan").read_text() == "unix_stream_read_generic"
-    except OSError:
-        return False
-
-
-def cli_call(serve: Serve, request: dict, agent: str = "main") -> subprocess.Popen[str]:
-    """``openclaw-tui call`` under way (started, not awaited)."""
-    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
-                            env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+from ..support.mcpclients import call, mcp_session, over_mcp, text
+from ..support.serves import cli_call, waiting_for_the_host
+from ..support.sessions import start_background
+from ..support.waiting import wait_for
 
 
 async def finished(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
@@ -57,7 +30,7 @@ async def finished(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 
 async def test_call_sends_a_read_again_after_the_host_re_executed_during_it(serve) -> None:
-    sid = await serve.bg("read x; echo got $x", pty=True)
+    sid = await start_background(serve.call, "read x; echo got $x", pty=True, workdir=str(serve.workdir))
     polling = cli_call(serve, {"tool": "process", "action": "poll", "sessionId": sid, "timeout": 20000})
     await wait_for(lambda: waiting_for_the_host(polling.pid), 30, "the poll in flight")
     await serve.reexeced()
@@ -82,8 +55,8 @@ async def test_call_of_a_foreground_exec_says_the_host_restarted_and_the_run_is_
 async def test_an_mcp_server_reconnects_by_itself_retries_a_read_and_fails_a_run_clearly(serve) -> None:
     logs: list[types.LoggingMessageNotificationParams] = []
     async with mcp_session(serve.sock, agent="main", logs=logs, cwd=serve.workdir) as session:
-        quiet = await started(session, command="read x; echo got $x", pty=True, background=True)
-        later = await started(session, command="read y; echo bye $y", pty=True, background=True)
+        quiet = await start_background(over_mcp(session), "read x; echo got $x", pty=True)
+        later = await start_background(over_mcp(session), "read y; echo bye $y", pty=True)
         polling = asyncio.ensure_future(call(session, "process", action="poll", sessionId=quiet, timeout=20000))
         running = asyncio.ensure_future(call(session, "exec", command="touch started; sleep 30", yieldMs=60000))
         # the poll went out first on the server's one host connection: once the run started, the host has both
@@ -103,7 +76,7 @@ async def test_an_mcp_server_reconnects_by_itself_retries_a_read_and_fails_a_run
 
 
 async def test_an_attached_dashboards_view_reconnects_resyncs_and_takes_input_after(serve) -> None:
-    sid = await serve.bg("read x; echo got $x", pty=True)
+    sid = await start_background(serve.call, "read x; echo got $x", pty=True, workdir=str(serve.workdir))
     remote = await RemoteHost.connect(serve.sock)
     heard: list[tuple[str, str]] = []
     remote.subscribe(lambda event: heard.append((event.kind, event.payload.to_json().get("link", ""))))

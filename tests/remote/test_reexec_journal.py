@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import signal
 
-from .reexecrig import Serve
-from .test_reexec import EXPECTED, FLOOD, numbered
+from ..support.serves import EXPECTED, FLOOD, ReexecServe, numbered
+from ..support.sessions import start_background
 
 
 async def test_sessions_printed_across_a_reexec_come_back_whole_after_a_crash(tmp_path) -> None:
-    serve = Serve(tmp_path)
+    serve = ReexecServe(tmp_path)
     try:
         await serve.start()
-        flood = await serve.bg(FLOOD)
-        prompt = await serve.bg("read x; echo got $x", pty=True)
-        running = await serve.bg("sleep 600")
+        flood = await start_background(serve.call, FLOOD, workdir=str(serve.workdir))
+        prompt = await start_background(serve.call, "read x; echo got $x", pty=True,
+                                        workdir=str(serve.workdir))
+        running = await start_background(serve.call, "sleep 600", workdir=str(serve.workdir))
         said = await serve.reexeced()  # while the flood runs: half its lines come after the handover
         assert "3 sessions kept" in said, said
         assert (await serve.ended(flood))["exitCode"] == 0
@@ -36,7 +37,7 @@ async def test_sessions_printed_across_a_reexec_come_back_whole_after_a_crash(tm
         assert "got after" in before[prompt]
         died = (await serve.poll(running))["details"]
         assert died["status"] == "failed" and died["failureKind"] == "host-died", died
-        new = await serve.bg("true")
+        new = await start_background(serve.call, "true", workdir=str(serve.workdir))
         assert new not in (flood, prompt, running), "an id issued before the re-exec was issued again"
     finally:
         await serve.close()

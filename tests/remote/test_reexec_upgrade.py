@@ -19,26 +19,26 @@ import pytest
 
 import openclaw_tui
 
-from ..escapes import escape_command, new_mark, survivors
-from ..waiting import wait_for
-from .reexecrig import Serve, install
-from .test_reexec import EXPECTED, FLOOD, numbered
+from ..support.orphans import escape_command, new_mark, survivors
+from ..support.serves import EXPECTED, FLOOD, ReexecServe, install, numbered
+from ..support.sessions import start_background
+from ..support.waiting import wait_for
 
 OLD = "0.0.9"
 
 
-async def version(serve: Serve) -> str:
+async def version(serve: ReexecServe) -> str:
     done = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "openclaw_tui", "--version"],
                                    env=serve.env, text=True, capture_output=True, timeout=60, check=True)
     return done.stdout
 
 
 async def test_an_upgrade_moves_the_host_onto_the_new_version_with_its_sessions(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     install(serve.installed, OLD)
     try:
         await serve.start()
-        sid = await serve.bg("read x; echo got $x", pty=True)
+        sid = await start_background(serve.call, "read x; echo got $x", pty=True, workdir=str(serve.workdir))
         assert f"serving: openclaw-tui {OLD} (pid {serve.proc.pid})" in await version(serve)
         install(serve.installed)  # the upgrade
         done = await serve.reexec()
@@ -55,10 +55,10 @@ async def test_an_upgrade_moves_the_host_onto_the_new_version_with_its_sessions(
 
 
 async def test_code_that_cannot_take_over_is_refused_and_the_host_goes_on_as_it_was(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     try:
         await serve.start()
-        sid = await serve.bg("read x; echo got $x", pty=True)
+        sid = await start_background(serve.call, "read x; echo got $x", pty=True, workdir=str(serve.workdir))
         broken = serve.installed / "core" / "host" / "reexec_state.py"
         broken.write_text(broken.read_text() + "\ndef (\n")  # an upgrade that does not even import
         done = await serve.reexec()
@@ -74,13 +74,14 @@ async def test_code_that_cannot_take_over_is_refused_and_the_host_goes_on_as_it_
 
 
 async def test_a_new_image_that_cannot_resume_ends_as_a_dead_host_does_and_leaves_nothing(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     marks: list[str] = []
     try:
         await serve.start()
         for pty in (False, True):
             marks.append(new_mark())
-            sid = await serve.bg(escape_command(marks[-1]), pty=pty)
+            sid = await start_background(serve.call, escape_command(marks[-1]), pty=pty,
+                                         workdir=str(serve.workdir))
             async def ready(sid: str = sid) -> bool:
                 return "ready" in await serve.log(sid)
             deadline = asyncio.get_running_loop().time() + 30
@@ -120,7 +121,7 @@ def own_interpreter(where: Path) -> Path:
 
 
 async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_output(tmp_path) -> None:
-    serve = Serve(tmp_path, package=True)
+    serve = ReexecServe(tmp_path, package=True)
     (tmp_path / "venv").mkdir()
     python = own_interpreter(tmp_path / "venv")
     # The installed code passes its check, then the interpreter is gone by the time the host execs it.
@@ -131,8 +132,9 @@ async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_o
         '    __import__("os").unlink(sys.executable)\n'))
     try:
         await serve.start(python=str(python))
-        flood = await serve.bg(FLOOD)
-        prompt = await serve.bg("read x; echo got $x", pty=True)
+        flood = await start_background(serve.call, FLOOD, workdir=str(serve.workdir))
+        prompt = await start_background(serve.call, "read x; echo got $x", pty=True,
+                                        workdir=str(serve.workdir))
         done = await serve.reexec()
         assert done.returncode == 1 and "could not re-execute itself and goes on as it was" in done.stderr, done
         said = await serve.said("re-exec failed")

@@ -21,15 +21,16 @@ from openclaw_tui.core.containment import sandbox
 from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..escapes import new_mark, survivors
-from ..smalldisk import small_disk
-from ..waiting import wait_for
-from . import test_serve_orphans as orphans
+from ..support import serves
+from ..support.orphans import new_mark, survivors
+from ..support.sessions import start_background
+from ..support.smalldisk import small_disk
+from ..support.waiting import wait_for
 
 SANDBOX = sandbox.availability()
 
 
-class Serve(orphans.Serve):
+class Serve(serves.Serve):
     """``openclaw-tui serve`` processes, one after the other, on one socket, config and state directory; what
     they say on stderr (a journal's problem) is read too."""
 
@@ -38,12 +39,6 @@ class Serve(orphans.Serve):
     def __init__(self, tmp_path: Path, where: str, state: Path | None = None) -> None:
         super().__init__(tmp_path, where, state)
         self.journal = self.state / "openclaw-tui" / "journal" / journal_name(self.sock)
-
-
-async def exec_bg(client: HostClient, command: str, **kw: Any) -> str:
-    r = await client.call({"tool": "exec", "command": command, "background": True, **kw}, agent="main")
-    assert r["details"]["status"] == "running", r
-    return r["details"]["sessionId"]
 
 
 async def process(client: HostClient, action: str, sid: str | None = None, **kw: Any) -> dict[str, Any]:
@@ -67,11 +62,15 @@ async def test_after_a_sigkill_the_next_serve_brings_back_every_record(tmp_path,
     try:
         first = await serve.start()
         async with await HostClient.connect(serve.sock) as client:
-            done = await exec_bg(client, "echo finished fine; exit 4")
+            done = await start_background(client.call, "echo finished fine; exit 4", agent="main")
             told = await until_ended(client, done)  # the agent knows how this one ended: no notice later
             assert told["details"]["exitCode"] == 4
-            piped = await exec_bg(client, f"export {mark}=1; for i in 1 2 3; do echo piped $i; done; sleep 300")
-            typed = await exec_bg(client, f"export {mark}=1; printf 'name? '; read x; echo hi $x; sleep 300", pty=True)
+            piped = await start_background(client.call,
+                                           f"export {mark}=1; for i in 1 2 3; do echo piped $i; done; sleep 300",
+                                           agent="main")
+            typed = await start_background(client.call,
+                                           f"export {mark}=1; printf 'name? '; read x; echo hi $x; sleep 300",
+                                           pty=True, agent="main")
             await wait_for(lambda: "name?" in client_text(serve, typed), 30, "the prompt journaled")
             await process(client, "write", typed, data="ann\n")
             await wait_for(lambda: "hi ann" in client_text(serve, typed) and "piped 3" in client_text(serve, piped),
@@ -103,7 +102,7 @@ async def test_after_a_sigkill_the_next_serve_brings_back_every_record(tmp_path,
             log = await process(client, "log", typed)
             assert "hi ann" in log["text"] and log["details"]["inputs"][0]["preview"] == "ann\n"
             assert "notifications" not in (await process(client, "list"))["details"], "told once"
-            fresh = {await exec_bg(client, "true") for _ in range(10)}
+            fresh = {await start_background(client.call, "true", agent="main") for _ in range(10)}
             assert not fresh & issued
     finally:
         await serve.close()
@@ -131,7 +130,8 @@ async def test_a_full_disk_stops_the_journal_and_the_host_says_so_and_goes_on(tm
     try:
         proc = await serve.start()
         async with await HostClient.connect(serve.sock) as client:
-            flood = await exec_bg(client, "seq -f line-%.0f 400000; echo all-done")
+            flood = await start_background(client.call, "seq -f line-%.0f 400000; echo all-done",
+                                           agent="main")
             problem = await serve.line(proc, "stderr")
             while "not being saved" not in problem:  # the record of live sessions may complain first
                 problem = await serve.line(proc, "stderr")
@@ -145,7 +145,7 @@ async def test_a_full_disk_stops_the_journal_and_the_host_says_so_and_goes_on(tm
             note = listed["text"].splitlines()[-1]
             assert note == f"note: sessions are not being saved to disk: {problem.split(': ', 2)[2].strip()}"
             assert listed["details"]["journal"]["saving"] is False
-            after = await exec_bg(client, "echo still works")
+            after = await start_background(client.call, "echo still works", agent="main")
             assert "still works" in (await until_ended(client, after))["text"]
     finally:
         await serve.close()

@@ -11,7 +11,7 @@ import pytest
 from openclaw_tui.remote.mcp.mcp_server import McpBridge
 from openclaw_tui.remote.wire import RideThrough
 
-from .scriptedhost import Peer, ScriptedHost, hello_of
+from ..support.scriptedhost import Peer, ScriptedHost, hello_of
 
 RESTARTED = ("the openclaw-tui host restarted (re-executed itself in place, keeping its sessions) while this call "
              "ran, so its outcome is unknown; check with list/poll before retrying")

@@ -10,92 +10,19 @@ sweeps the dead host's record, ends them and says so.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from openclaw_tui.core.procs import proctable
-from openclaw_tui.remote.wire.client import HostClient
 
-from ..escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
-from ..waiting import wait_for
+from ..support.orphans import ROUTES, containments, needs_cgroups, survivors
+from ..support.serves import Serve
+from ..support.waiting import wait_for
 
-CONFIG = """
-[tools.exec]
-host = "{where}"
-killGraceMs = 500
-
-[host]
-containment = "{mode}"
-"""
-LINE_S = 60.0
 SECONDS_AFTER_DEATH = 10.0  # "a few seconds": the grace (0.5 s) and the watchdog's start, with room for load
-
-
-class Serve:
-    """One ``openclaw-tui serve`` with its own socket, config and state directory."""
-
-    stderr: int = subprocess.DEVNULL  # where its stderr goes (a subclass that reads it: a pipe)
-
-    def __init__(self, tmp_path: Path, containment: str, state: Path | None = None) -> None:
-        where = "sandbox" if containment == "sandbox" else "gateway"
-        config = tmp_path / "config.toml"
-        config.write_text(CONFIG.format(where=where, mode="subreaper" if containment == "subreaper" else "auto"))
-        self.sock = tmp_path / "run" / "host.sock"
-        self.state = state or tmp_path / "state"
-        self.env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(self.sock), "OPENCLAW_TUI_CONFIG": str(config),
-                    "XDG_STATE_HOME": str(self.state)}
-        self.procs: list[subprocess.Popen[str]] = []
-
-    async def start(self) -> subprocess.Popen[str]:
-        proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
-                                stdout=subprocess.PIPE, stderr=self.stderr)
-        self.procs.append(proc)
-        assert "serving" in await self.line(proc)
-        return proc
-
-    @staticmethod
-    async def line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
-        pipe = getattr(proc, stream)
-        assert pipe is not None
-        return await asyncio.wait_for(asyncio.to_thread(pipe.readline), LINE_S)
-
-    async def escapes(self, workdir: Path) -> list[str]:
-        """Every escape route in a pipe session and in a PTY session; returns their two marks."""
-        marks = []
-        async with await HostClient.connect(self.sock) as client:
-            for pty in (False, True):
-                mark, cwd = new_mark(), workdir / f"pty-{pty}"
-                cwd.mkdir()
-                r = await client.call({"tool": "exec", "command": escape_command(mark), "background": True,
-                                       "workdir": str(cwd), "pty": pty}, agent="main")
-                assert r["details"]["status"] == "running", r
-                await wait_for(lambda: all((cwd / route).exists() for route in ROUTES), 30, "escapes in place")  # noqa: B023
-                marks.append(mark)
-        return marks
-
-    def record(self) -> dict:
-        (record,) = (self.state / "openclaw-tui" / "live").glob("*.json")
-        return json.loads(record.read_text())
-
-    async def close(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    await asyncio.to_thread(proc.wait, 30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
-            for pipe in (proc.stdout, proc.stderr):
-                if pipe is not None:
-                    pipe.close()
 
 
 async def _no_survivors(marks: list[str], seconds: float) -> float:

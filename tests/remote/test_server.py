@@ -20,8 +20,8 @@ from openclaw_tui.core.session import Event, EventKind
 from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 
-from ..core.vt.test_queries import ASKER
-from ..hosting import hosting
+from ..support.hosts import hosting
+from ..support.rawsources import ASKER
 
 
 async def test_socket_and_directory_are_private(served) -> None:
@@ -174,8 +174,8 @@ async def test_call_cli_prints_json_and_exit_status(served) -> None:
     assert bad.returncode == 1 and json.loads(bad.stdout)["details"]["status"] == "failed"
 
 
-def test_call_cli_without_a_host_says_so(tmp_path) -> None:
-    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(tmp_path / "none.sock")}
+def test_call_cli_without_a_host_says_so(sock_dir) -> None:
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock_dir / "none.sock")}
     proc = _cli(["call", '{"tool": "process", "action": "list"}'], env)
     assert proc.returncode == 2 and "serve" in proc.stderr
 

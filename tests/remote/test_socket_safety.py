@@ -18,11 +18,11 @@ from openclaw_tui.remote.server.hostserver import AlreadyServing, HostServer
 from openclaw_tui.remote.wire.client import HostClient
 from openclaw_tui.remote.wire.socketpaths import SocketDirError, SocketPathError
 
-from ..hosting import hosting
+from ..support.hosts import hosting
 
 
-async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(tmp_path) -> None:
-    shared = tmp_path / "shared"
+async def test_an_existing_shared_directory_is_refused_and_left_as_it_is(sock_dir) -> None:
+    shared = sock_dir / "shared"
     shared.mkdir()
     shared.chmod(0o1777)  # like /tmp: sticky, open to everyone
     async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
@@ -42,8 +42,8 @@ async def test_a_directory_of_someone_else_is_refused(someone_elses_dir) -> None
     assert (after.st_mode, after.st_uid) == (before.st_mode, before.st_uid)
 
 
-async def test_a_missing_directory_is_created_private(tmp_path) -> None:
-    sock = tmp_path / "a" / "b" / "host.sock"
+async def test_a_missing_directory_is_created_private(sock_dir) -> None:
+    sock = sock_dir / "a" / "b" / "host.sock"
     async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
         server = HostServer(host, sock)
         await server.start()
@@ -53,8 +53,7 @@ async def test_a_missing_directory_is_created_private(tmp_path) -> None:
             await server.close()
 
 
-async def test_a_file_that_is_not_a_socket_is_never_replaced(tmp_path) -> None:
-    sock = tmp_path / "run" / "host.sock"
+async def test_a_file_that_is_not_a_socket_is_never_replaced(sock) -> None:
     sock.parent.mkdir(mode=0o700)
     sock.write_text("precious")
     async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:

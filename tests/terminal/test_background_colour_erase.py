@@ -9,13 +9,13 @@ with our screen, over the whole screen, for each sequence alone and inside scrol
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 
 import pytest
-from sgrread import Attrs, read_capture
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.sgrcells import Attrs, read_capture
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -42,13 +42,6 @@ CASES = {
     "alternate screen LF scroll": ("\x1b[?1049h\x1b[3;1H" + BLUE + "\n" + RESET, (10, 3)),
     "EL and ECH": ("abcdef\x1b[1G" + BLUE + "\x1b[K\x1b[2;3H\x1b[3X" + RESET, (10, 3)),
 }
-
-
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
 
 
 def our_rows(data: bytes, size: tuple[int, int]) -> list[list[tuple[str, Attrs]]]:

@@ -5,7 +5,7 @@ is played into a tmux pane of the same size (:mod:`tmuxreplay`: a private server
 config, a UTF-8 locale, the bytes written on a raw terminal so bare LFs stay bare and tmux's answers to
 the stream's queries never show) and fed to ``TerminalScreen(80, 24)``; the visible rows must match.
 ``capture-pane -e -N``: attributes come as SGR sequences (read back into cells by the test's own small
-reader, :mod:`sgrread`, which shares no code with the engine, to compare styles cell by cell), cells
+reader, :mod:`sgrcells`, which shares no code with the engine, to compare styles cell by cell), cells
 drawn in the DEC line-drawing set are marked with SO/SI (translated to the box characters we store),
 and trailing cells are kept so reverse-video padding is compared too.
 """
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sgrread import LINE_DRAWING, Attrs, read_capture
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.sgrcells import LINE_DRAWING, Attrs, read_capture
+from ..support.tmuxreplay import TmuxReplay
 
 CORPUS = Path(__file__).parent / "corpus"
 STREAMS = sorted(CORPUS.glob("*.bin"))
@@ -50,7 +50,7 @@ def plain_rows(capture: list[str]) -> list[str]:
 
 
 def captured_cells(capture: list[str]) -> list[list[tuple[str, Attrs]]]:
-    """The cells tmux reported, styles included, read by the test's own SGR reader (:mod:`sgrread`).
+    """The cells tmux reported, styles included, read by the test's own SGR reader (:mod:`sgrcells`).
 
     Only cells tmux actually emitted count: blanks left by an erase in a background colour are not in a
     capture (tmux does not count them as used), so they cannot be compared.
@@ -62,13 +62,6 @@ def our_cells(screen: TerminalScreen, y: int, width: int) -> list[tuple[str, Att
     """Row ``y`` of our screen in the reader's terms, so the two sides are compared as plain values."""
     return [(cell.data, Attrs(*(getattr(cell.style, f) for f in Attrs._fields)))
             for cell in screen.row_cells(y)[:width]]
-
-
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
 
 
 @pytest.fixture(scope="module")

@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 import re
 import shutil
-from collections.abc import Iterator
 
 import pytest
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.core.vt import StreamText
 from openclaw_tui.core.vt.grammar import MAX_HELD
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -75,13 +75,6 @@ def screen_of(*pieces: bytes) -> TerminalScreen:
 
 def shown(screen: TerminalScreen) -> tuple[list[str], tuple[int, int]]:
     return [row.rstrip() for row in screen.display()], screen.cursor_xy
-
-
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
 
 
 @pytest.mark.parametrize(("raw", "words"), [case[1:] for case in GOLDEN], ids=[case[0] for case in GOLDEN])

@@ -6,9 +6,9 @@ import asyncio
 import sys
 import time
 
-from termsources import MemorySource, PtySource
-
 from openclaw_tui.terminal import LiveView, TerminalScreen
+
+from ..support.rawsources import MemorySource, PtySource
 
 
 def full_parse(data: bytes, cols: int = 80, rows: int = 24) -> list[str]:

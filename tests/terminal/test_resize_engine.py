@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections.abc import Iterator
 
 import pytest
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import TerminalScreen
+
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -54,13 +54,6 @@ CASES: dict[str, tuple[bytes, tuple[int, int], list[tuple[int, int, int]]]] = {
     "an erase from home first scrolls the screen into the history": (
         b"\x1b[2Pxy\x1b[H\x1b[0J" + A, (10, 6), [(35, 40, 6)]),
 }
-
-
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
 
 
 def ours(data: bytes, size: tuple[int, int], marks: list[tuple[int, int, int]]) -> TerminalScreen:

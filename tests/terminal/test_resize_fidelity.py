@@ -24,18 +24,20 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sgrread import Attrs, read_capture
-from tmuxreplay import Pane, TmuxReplay
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.session.session import Session
 from openclaw_tui.terminal import LiveView, TerminalScreen
-from tests.hosting import hosting
+
+from ..support.hosts import hosting
+from ..support.sessions import start_background
+from ..support.sgrcells import Attrs, read_capture
+from ..support.tmuxreplay import Pane, TmuxReplay
+from ..support.waiting import wait_for
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
@@ -87,13 +89,6 @@ async def host() -> AsyncIterator[ToolHost]:
         yield h
 
 
-@pytest.fixture(scope="module")
-def tmux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TmuxReplay]:
-    server = TmuxReplay(tmp_path_factory.mktemp("tmux"))
-    yield server
-    server.close()
-
-
 class Run:
     """One program in a PTY session, with the live views that watch it."""
 
@@ -122,7 +117,7 @@ class Run:
     async def resize(self, cols: int, rows: int) -> None:
         before = self.session.raw.end
         self.session.resize(cols, rows)
-        await _until(lambda: self.session.raw.end > before, f"the program to redraw at {cols}x{rows}")
+        await wait_for(lambda: self.session.raw.end > before, what=f"the program to redraw at {cols}x{rows}")
         await self.settle()
 
     async def keys(self, data: bytes) -> None:
@@ -130,21 +125,12 @@ class Run:
         await self.settle()
 
 
-async def _until(predicate: Any, what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
-
-
 async def start(host: ToolHost, command: str, cwd: Path, settle: bool = True) -> Run:
-    r = await host.call({"tool": "exec", "command": command, "pty": True, "background": True,
-                         "workdir": str(cwd), "env": {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}})
-    assert r["details"]["status"] == "running", r
-    session = host.session(r["details"]["sessionId"])
+    session = host.session(await start_background(host.call, command, pty=True, workdir=str(cwd),
+                                                  env={"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}))
     assert session is not None
     run = Run(host, session)
-    await _until(lambda: session.raw.end > 0, "the program's first output")
+    await wait_for(lambda: session.raw.end > 0, what="the program's first output")
     if settle:
         await run.settle()
     return run
@@ -177,7 +163,7 @@ def assert_same(screen: TerminalScreen, pane: Pane, what: str) -> None:
 async def compare(run: Run, tmux: TmuxReplay, late: bool = True, catch_up: bool = False) -> Pane:
     """Compare every rebuilt screen with tmux's replay of the session's history; returns tmux's pane."""
     ring = run.session.raw
-    await _until(lambda: (run.advance(), run.live.behind == 0)[1], "the live view to be current")
+    await wait_for(lambda: (run.advance(), run.live.behind == 0)[1], what="the live view to be current")
     assert ring.start == 0, "the test's output must fit the ring, so tmux can replay all of it"
     _, data = ring.read(0)
     first, *marks = ring.marks_from(0)
@@ -216,8 +202,8 @@ async def test_our_curses_program_learns_each_size_and_redraws_as_in_tmux(host, 
     run = await start(host, f"{sys.executable} {program_file(tmp_path, CURSES_PROGRAM, 'sizes.py')}", tmp_path)
     for size in [(80, 24), (60, 24), (60, 12), (100, 40), (30, 8)]:  # shrink, width, height, grow, both
         await run.resize(*size)
-        await _until(lambda s=size: f"size {s[0]}x{s[1]}" in "".join(run.live.screen.display()),
-                     f"curses to report {size}")
+        await wait_for(lambda s=size: f"size {s[0]}x{s[1]}" in "".join(run.live.screen.display()),
+                       what=f"curses to report {size}")
         if size == (60, 12):
             run.midway = LiveView(run.session, budget_ms=1000.0)
         await run.keys(b"x")
@@ -297,12 +283,12 @@ async def test_scrolling_output_resized_during_a_flood(host, tmux, tmp_path) -> 
     for size in [(60, 20), (60, 35), (100, 35), (45, 30)]:  # the flood goes on between them
         before = run.session.raw.end
         run.session.resize(*size)
-        await _until(lambda b=before: run.session.raw.end > b + 20_000, "more of the flood")
+        await wait_for(lambda b=before: run.session.raw.end > b + 20_000, what="more of the flood")
         run.advance()
         if size == (100, 35):
             run.midway = LiveView(run.session, budget_ms=1000.0)
-    await _until(lambda: b"flood done" in run.session.raw.read(max(0, run.session.raw.end - 200))[1],
-                 "the end of the flood")
+    await wait_for(lambda: b"flood done" in run.session.raw.read(max(0, run.session.raw.end - 200))[1],
+                   what="the end of the flood")
     await run.settle()
     assert len(run.session.raw.marks_from(0)) == 5
     assert max(m.offset for m in run.session.raw.marks_from(0)) < run.session.raw.end - 20_000

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from termsources import MemorySource, PtySource
-
 from openclaw_tui.terminal import Scrollback, TerminalScreen
+
+from ..support.rawsources import MemorySource, PtySource
 
 
 def numbered(count: int, start: int = 1) -> bytes:

@@ -8,11 +8,12 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
-from sgrread import Attrs, read_capture
-from termsources import MemorySource
-from tmuxreplay import TmuxReplay
 
 from openclaw_tui.terminal import Scrollback, TerminalScreen
+
+from ..support.rawsources import MemorySource
+from ..support.sgrcells import Attrs, read_capture
+from ..support.tmuxreplay import TmuxReplay
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -7,11 +7,12 @@ import tracemalloc
 
 import pyte
 import pytest
-from termsources import ANSWERS, ANSWERS_AFTER
 
 from openclaw_tui.core.vt.grammar import MAX_HELD
 from openclaw_tui.terminal import Style, TerminalScreen
 from openclaw_tui.terminal.emulator.style import DEFAULT_STYLE
+
+from ..support.rawsources import ANSWERS, ANSWERS_AFTER
 
 
 def screen_after(data: bytes | str, cols: int = 20, rows: int = 5, **kw) -> TerminalScreen:

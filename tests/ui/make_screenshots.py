@@ -38,8 +38,8 @@ async def demo_screenshot(path: Path) -> None:
     from openclaw_tui import ToolHost
     from openclaw_tui.ui import make_app
     from openclaw_tui.ui.header import SummaryHeader
-    from tests.ui.steady import steady_cursors
-    from tests.waiting import wait_for
+    from tests.support.pilots import steady_cursors
+    from tests.support.waiting import wait_for
 
     host = ToolHost(config_path="/dev/null")
     with steady_cursors():

@@ -7,9 +7,8 @@ from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app, open_host
 from openclaw_tui.ui.messages import HostLinkChanged
 
-from ..hosting import close_within
-from ..waiting import wait_for
-from .conftest import (
+from ..support.hosts import close_within
+from ..support.pilots import (
     SIZE,
     SMALL,
     detach,
@@ -20,18 +19,19 @@ from .conftest import (
     run,
     screen_text,
     selected,
-    start,
     toasts,
     until,
 )
+from ..support.sessions import start_background
+from ..support.waiting import wait_for
 
 PROMPT = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 
 
 async def test_attached_dashboard_rescues_an_agents_prompt_and_leaves_sessions_running(served, remote):
     host, _sock = served
-    sid = await start(host, PROMPT, agent="agent-a", pty=True)
-    other = await start(host, "sleep 60", agent="agent-b")
+    sid = await start_background(host.call, PROMPT, agent="agent-a", pty=True, workdir="/tmp")
+    other = await start_background(host.call, "sleep 60", agent="agent-b", workdir="/tmp")
     app = make_app(remote)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: {s.id for s in app.sessions()} == {sid, other}, "both agents' sessions")
@@ -51,14 +51,14 @@ async def test_attached_dashboard_rescues_an_agents_prompt_and_leaves_sessions_r
     assert host.session(other).running
 
 
-async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
+async def test_an_attached_dashboard_says_when_its_host_goes_away(sock_dir):
     host = new_host()
     host.start()
-    server = HostServer(host, tmp_path / "host.sock")
+    server = HostServer(host, sock_dir / "host.sock")
     await server.start()
     try:
-        await start(host, "sleep 60")
-        remote = await RemoteHost.connect(tmp_path / "host.sock")
+        await start_background(host.call, "sleep 60", workdir="/tmp")
+        remote = await RemoteHost.connect(sock_dir / "host.sock")
         app = make_app(remote)
         async with run(app, SIZE) as pilot:
             await until(pilot, lambda: "1 running" in header(app), "the session shown")
@@ -74,7 +74,8 @@ async def test_an_attached_dashboard_says_when_its_host_goes_away(tmp_path):
 
 async def test_attached_dashboard_shows_the_inputs_of_a_pty_session(served, remote):
     host, _sock = served
-    sid = await start(host, "bash -c 'read -r a; read -r b; sleep 60'", agent="agent-a", pty=True)
+    sid = await start_background(host.call, "bash -c 'read -r a; read -r b; sleep 60'", agent="agent-a",
+                                 pty=True, workdir="/tmp")
     await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "from-agent\n"}, agent="agent-a")
     app = make_app(remote)
     async with run(app, SIZE) as pilot:
@@ -92,7 +93,7 @@ async def test_attached_dashboard_shows_the_inputs_of_a_pty_session(served, remo
 async def test_an_attach_to_waiting_sessions_announces_none_and_names_the_socket(served, remote):
     host, sock = served
     for _ in range(2):
-        await start(host, PROMPT, pty=True)
+        await start_background(host.call, PROMPT, pty=True, workdir="/tmp")
     await wait_until_waiting(host, 2)
     app = make_app(remote)
     async with run(app, (200, 40)) as pilot:

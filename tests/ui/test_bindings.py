@@ -8,14 +8,15 @@ from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, QuitDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, run, screen_text, select, selected, start, toasts, until
+from ..support.pilots import SIZE, run, screen_text, select, selected, toasts, until
+from ..support.sessions import start_background
 
 PROMPT = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 
 
 async def prompt_on_screen(pilot, app: DashboardApp, host) -> str:
     """A PTY session asking ``name?``, selected and drawn."""
-    sid = await start(host, PROMPT, pty=True)
+    sid = await start_background(host.call, PROMPT, pty=True, workdir="/tmp")
     await select(pilot, app, sid)
     await until(pilot, lambda: "name?" in screen_text(app), "the prompt")
     return sid
@@ -80,7 +81,8 @@ async def test_submit_sends_enter(app, host):
 
 async def test_paste_is_raw_when_the_program_did_not_enable_bracketed_paste(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "bash -c 'read -r a; read -r b; echo \"[$a|$b]\"'", pty=True)
+        sid = await start_background(host.call, "bash -c 'read -r a; read -r b; echo \"[$a|$b]\"'", pty=True,
+                                     workdir="/tmp")
         await select(pilot, app, sid)
         await pilot.press("p")
         dialog = await until(pilot, lambda: isinstance(app.screen, PasteDialog) and app.screen, "paste dialog")
@@ -93,7 +95,8 @@ async def test_paste_is_raw_when_the_program_did_not_enable_bracketed_paste(app,
 
 async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "printf '\\033[?2004hready\\n'; cat -v", pty=True)
+        sid = await start_background(host.call, "printf '\\033[?2004hready\\n'; cat -v", pty=True,
+                                     workdir="/tmp")
         await select(pilot, app, sid)
         await until(pilot, lambda: host.session(sid).tracked_modes.bracketed_paste, "bracketed paste enabled")
         await pilot.press("p")
@@ -106,7 +109,7 @@ async def test_paste_is_bracketed_when_the_program_enabled_it(app, host):
 
 async def test_kill_asks_first_and_then_ends_the_process_group(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60 & sleep 60")
+        sid = await start_background(host.call, "sleep 60 & sleep 60", workdir="/tmp")
         await select(pilot, app, sid)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
@@ -123,9 +126,9 @@ async def test_kill_asks_first_and_then_ends_the_process_group(app, host):
 
 async def test_clear_drops_a_finished_session_and_refuses_a_running_one(app, host):
     async with run(app, SIZE) as pilot:
-        done = await start(host, "echo finished")
+        done = await start_background(host.call, "echo finished", workdir="/tmp")
         await until(pilot, lambda: not host.session(done).running, "the first session to end")
-        running = await start(host, "sleep 60")
+        running = await start_background(host.call, "sleep 60", workdir="/tmp")
         await select(pilot, app, running)
         await pilot.press("c")
         await until(pilot, lambda: any("still running" in t for t in toasts(app)), "the refusal")
@@ -137,7 +140,7 @@ async def test_clear_drops_a_finished_session_and_refuses_a_running_one(app, hos
 
 async def test_remove_kills_a_running_session_after_confirmation(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         await select(pilot, app, sid)
         session = host.session(sid)
         await pilot.press("r")
@@ -149,12 +152,12 @@ async def test_remove_kills_a_running_session_after_confirmation(app, host):
 
 async def test_copy_puts_the_screen_text_on_the_clipboard(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "echo copy-me-please; sleep 60", pty=True)
+        sid = await start_background(host.call, "echo copy-me-please; sleep 60", pty=True, workdir="/tmp")
         await select(pilot, app, sid)
         await until(pilot, lambda: "copy-me-please" in screen_text(app), "the output")
         await pilot.press("y")
         assert "copy-me-please" in app.clipboard
-        pipe = await start(host, "echo from-a-pipe; sleep 60")
+        pipe = await start_background(host.call, "echo from-a-pipe; sleep 60", workdir="/tmp")
         await select(pilot, app, pipe)
         await until(pilot, lambda: "from-a-pipe" in host.session(pipe).output.full_text(), "pipe output")
         await pilot.press("y")
@@ -163,7 +166,7 @@ async def test_copy_puts_the_screen_text_on_the_clipboard(app, host):
 
 async def test_log_pane_pages_like_the_agent_log_and_lists_who_sent_input(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "seq 1 500; read -r x; sleep 60", pty=True)
+        sid = await start_background(host.call, "seq 1 500; read -r x; sleep 60", pty=True, workdir="/tmp")
         await until(pilot, lambda: "500" in host.session(sid).output.full_text(), "all lines")
         await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "typed\n"}, agent=None)
         await until(pilot, lambda: "typed" in host.session(sid).output.full_text(), "the echo")  # line 501
@@ -180,7 +183,7 @@ async def test_log_pane_pages_like_the_agent_log_and_lists_who_sent_input(app, h
 
 async def test_type_through_sends_every_key_and_ctrl_bracket_leaves(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "cat -v", pty=True)
+        sid = await start_background(host.call, "cat -v", pty=True, workdir="/tmp")
         await select(pilot, app, sid)
         await pilot.press("t")
         banner = app.query_one("#type-through-banner")
@@ -206,8 +209,8 @@ async def test_type_through_answers_a_prompt(app, host):
 
 async def test_filter_by_text_and_state(app, host):
     async with run(app, SIZE) as pilot:
-        done = await start(host, "echo alpha-job")
-        running = await start(host, "sleep 60; echo beta-job")
+        done = await start_background(host.call, "echo alpha-job", workdir="/tmp")
+        running = await start_background(host.call, "sleep 60; echo beta-job", workdir="/tmp")
         await until(pilot, lambda: not host.session(done).running, "the first session to end")
         table = app.query_one(SessionList)
         await until(pilot, lambda: set(table.ids) == {done, running}, "both rows")
@@ -224,9 +227,9 @@ async def test_filter_by_text_and_state(app, host):
 
 async def test_toasts_on_exit_and_on_waiting_for_input(app, host):
     async with run(app, SIZE) as pilot:
-        await start(host, "kill -TERM $$", agent="main")
+        await start_background(host.call, "kill -TERM $$", agent="main", workdir="/tmp")
         await until(pilot, lambda: any("failed" in t and "SIGTERM" in t for t in toasts(app)), "exit toast")
-        sid = await start(host, PROMPT, pty=True)
+        sid = await start_background(host.call, PROMPT, pty=True, workdir="/tmp")
         await until(pilot, lambda: any(sid in t and "waiting for input" in t for t in toasts(app)), "waiting toast")
         header = str(app.query_one("#header").render())
         assert "1 waiting for input" in header
@@ -234,7 +237,8 @@ async def test_toasts_on_exit_and_on_waiting_for_input(app, host):
 
 async def test_operator_and_agent_inputs_are_both_recorded(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "bash -c 'read -r a; read -r b; echo \"$a $b\"'", agent="main", pty=True)
+        sid = await start_background(host.call, "bash -c 'read -r a; read -r b; echo \"$a $b\"'",
+                                     agent="main", pty=True, workdir="/tmp")
         await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "from-agent\n"}, agent="main")
         await select(pilot, app, sid)
         await pilot.press("t", "o", "k", "enter", "ctrl+right_square_bracket")
@@ -257,7 +261,7 @@ async def test_quit_without_running_sessions_exits_at_once(app, host):
 
 async def test_quit_with_nothing_running_just_quits(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "true")
+        sid = await start_background(host.call, "true", workdir="/tmp")
         await until(pilot, lambda: not host.session(sid).running, "the session ended")
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the app to quit without asking")
@@ -265,7 +269,7 @@ async def test_quit_with_nothing_running_just_quits(app, host):
 
 async def test_copy_outside_tmux_says_it_was_sent_to_the_terminal_and_saves_a_file(app, host, private_runtime_dir):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "echo copy-me-please; sleep 60", pty=True)
+        sid = await start_background(host.call, "echo copy-me-please; sleep 60", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await until(pilot, lambda: "copy-me-please" in app.workspace.view.terminal.screen_text(), "the output")
         await pilot.press("y")

@@ -7,13 +7,14 @@ from textual.widgets import Input
 from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, drawn, run, selected, start, title, toasts, until
+from ..support.pilots import SIZE, drawn, run, selected, title, toasts, until
+from ..support.sessions import start_background
 
 
 async def test_text_filter_moves_the_selection_to_what_the_list_shows(app, host):
     async with run(app, SIZE) as pilot:
-        alpha = await start(host, "sleep 60; echo alpha-job")
-        beta = await start(host, "sleep 60; echo beta-job")
+        alpha = await start_background(host.call, "sleep 60; echo alpha-job", workdir="/tmp")
+        beta = await start_background(host.call, "sleep 60; echo beta-job", workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: set(table.ids) == {alpha, beta}, "both rows")
         await until(pilot, lambda: app.workspace.select(alpha) and selected(app) == alpha, "alpha selected")
@@ -28,7 +29,7 @@ async def test_text_filter_moves_the_selection_to_what_the_list_shows(app, host)
 
 async def test_a_filter_that_hides_everything_leaves_no_session_to_act_on(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await pilot.press("f", "f", "f", "f")  # running, waiting, finished, failed: nothing fails
@@ -45,7 +46,7 @@ async def test_a_filter_that_hides_everything_leaves_no_session_to_act_on(app, h
 
 async def test_escape_clears_the_filter_and_an_empty_list_says_why(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: table.ids == [sid], "listed")
         await pilot.press("slash", "z", "z", "z")

@@ -1,5 +1,5 @@
 """The dashboard across nodes, driven by a pilot: the local host's sessions and nodes a and b's in one list
-(real ssh to real node hosts: ``tests/remote/nodefixtures.py``), the node column and filter, actions routed
+(real ssh to real node hosts: the ``rig`` fixture), the node column and filter, actions routed
 to a node's host, the new-command dialog's node chooser, and a node that goes away and comes back.
 """
 
@@ -20,9 +20,9 @@ from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
-from ..sshrig import SshRig
-from .conftest import SIZE, drawn, header, run, selected, toasts, until
+from ..support.pilots import SIZE, drawn, header, run, selected, toasts, until
+from ..support.sessions import start_background
+from ..support.sshrig import SshRig
 
 DEADLINE_S = 30.0
 
@@ -40,13 +40,6 @@ def dash_fixture(fleet: FleetHost) -> DashboardApp:
     return make_app(fleet)
 
 
-async def start(fleet: FleetHost, command: str, node: str | None = None, **kw: Any) -> str:
-    where = {"host": "node", "node": node} if node else {"workdir": "/tmp"}
-    res = await fleet.call({"tool": "exec", "command": command, "background": True, **where, **kw})
-    assert res["details"]["status"] == "running", res
-    return str(res["details"]["sessionId"])
-
-
 def row_of(table: SessionList, sid: str) -> str:
     return next((line for line in drawn(table) if f" {sid} " in line), "")
 
@@ -54,9 +47,9 @@ def row_of(table: SessionList, sid: str) -> str:
 async def test_every_hosts_sessions_in_one_list_with_a_node_column_and_a_node_filter(dash, fleet) -> None:
     async with run(dash, SIZE) as pilot:
         await until(pilot, lambda: fleet.node_states == {"a": None, "b": None}, "both nodes answering", DEADLINE_S)
-        here = await start(fleet, "sleep 300")
-        on_a = await start(fleet, "sleep 300", node="a")
-        on_b = await start(fleet, "sleep 300", node="b")
+        here = await start_background(fleet.call, "sleep 300", workdir="/tmp")
+        on_a = await start_background(fleet.call, "sleep 300", host="node", node="a")
+        on_b = await start_background(fleet.call, "sleep 300", host="node", node="b")
         table = dash.query_one(SessionList)
         await until(pilot, lambda: set(table.ids) == {here, on_a, on_b}, "every host's session listed", DEADLINE_S)
         assert table.ids == [on_b, on_a, here]  # newest first, whatever host
@@ -78,7 +71,7 @@ async def test_every_hosts_sessions_in_one_list_with_a_node_column_and_a_node_fi
 async def test_actions_on_a_node_session_reach_its_node_and_new_commands_run_where_chosen(dash, fleet) -> None:
     async with run(dash, SIZE) as pilot:
         await until(pilot, lambda: fleet.node_states == {"a": None, "b": None}, "both nodes answering", DEADLINE_S)
-        on_b = await start(fleet, "sleep 300", node="b")
+        on_b = await start_background(fleet.call, "sleep 300", host="node", node="b")
         table = dash.query_one(SessionList)
         await until(pilot, lambda: on_b in table.ids and dash.workspace.select(on_b) and selected(dash) == on_b,
                     "node b's session selected", DEADLINE_S)
@@ -117,7 +110,7 @@ async def test_a_node_that_goes_away_is_marked_and_greyed_and_comes_back(dash, f
     async with run(dash, SIZE) as pilot:
         await until(pilot, lambda: fleet.node_states == {"a": None, "b": None}, "both nodes answering", DEADLINE_S)
         # ended: a session still running when its host is SIGKILLed could outlive it (the node's affair)
-        on_b = await start(fleet, "sleep 0.5; echo done", node="b")
+        on_b = await start_background(fleet.call, "sleep 0.5; echo done", host="node", node="b")
         table = dash.query_one(SessionList)
         await until(pilot, lambda: on_b in table.ids and "exit 0" in row_of(table, on_b), "listed, ended", DEADLINE_S)
         await until(pilot, lambda: dash.workspace.select(on_b), "selected")
@@ -134,7 +127,7 @@ async def test_a_node_that_goes_away_is_marked_and_greyed_and_comes_back(dash, f
         # the view leaves the session last seen for the live one its node's restarted host restored
         await until(pilot, lambda: fleet.session(on_b) is not None and selected(dash) == on_b
                     and dash.workspace.view.session is fleet.session(on_b), "the view on the live session", DEADLINE_S)
-        new = await start(fleet, "sleep 300", node="b")
+        new = await start_background(fleet.call, "sleep 300", host="node", node="b")
         await until(pilot, lambda: new in table.ids and "node unreachable" not in row_of(table, new),
                     "node b's rows live again", DEADLINE_S)
         await fleet.call({"tool": "process", "action": "kill", "sessionId": new})

@@ -1,6 +1,6 @@
 """The dashboard across two nodes in a real terminal: the real console script in a tmux pane, attached to a
 real ``openclaw-tui serve`` whose config names nodes a and b, reached over real ssh (sshd on loopback, two
-node hosts: ``tests/remote/nodefixtures.py``). Agents start sessions on a, b and locally; the operator sees
+node hosts: the ``rig`` fixture). Agents start sessions on a, b and locally; the operator sees
 them all with their node, types into a PTY on node a, kills a session on node b, and watches node b's host
 die (its rows greyed, the header marking it) and come back.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -19,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from ..remote.nodefixtures import nodes_config_fixture, rig_fixture  # noqa: F401  (fixtures)
-from ..sshrig import SshRig
-from .tmuxpane import Tmux, serve_host
+from ..support.sessions import background_id
+from ..support.sshrig import SshRig
+from ..support.tmuxpane import Tmux, console_script, serve_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -33,9 +34,9 @@ def call(env: dict[str, str], config: Path, request: dict[str, object]) -> dict[
 
 
 @pytest.fixture(name="serving")
-def serving_fixture(tmp_path: Path, nodes_config: Path) -> Iterator[dict[str, str]]:
+def serving_fixture(sock_dir: Path, nodes_config: Path) -> Iterator[dict[str, str]]:
     """This machine's host, nodes a and b in its config, on a private socket; the environment that reaches it."""
-    sock = tmp_path / "sock" / "host.sock"
+    sock = sock_dir / "sock" / "host.sock"
     sock.parent.mkdir(mode=0o700)
     env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(sock),
            "OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS": "1000"}
@@ -51,18 +52,17 @@ def row(screen: str, sid: str) -> str:
 def test_the_dashboard_across_two_nodes_in_tmux(serving: dict[str, str], nodes_config: Path, rig: SshRig) -> None:
     def start(command: str, node: str | None = None, **kw: object) -> str:
         where = {"host": "node", "node": node} if node else {}
-        res = call(serving, nodes_config, {"tool": "exec", "command": command, "background": True, **where, **kw})
-        assert res["details"]["status"] == "running", res
-        return str(res["details"]["sessionId"])
+        request = {"tool": "exec", "command": command, "background": True, **where, **kw}
+        return background_id(call(serving, nodes_config, request))
 
     here = start("sleep 300")
     typed = start("cat", node="a", pty=True)
     doomed = start("sleep 301", node="b")
     everyone = (here, typed, doomed)
-    script = shutil.which("openclaw-tui") or f"{sys.executable} -m openclaw_tui.cli"
     tmux = Tmux()
     subprocess.run(["tmux", "-L", tmux.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "120",
-                    "-y", "36", f"exec {script} --config {nodes_config}"], check=True, env=serving, timeout=20)
+                    "-y", "36", f"exec {shlex.join(console_script())} --config {nodes_config}"], check=True, env=serving,
+                   timeout=20)
 
     def show_node(node: str, *listed: str) -> None:
         """Cycle the node filter (``o``) to ``node``: ``listed`` are then the sessions in the list."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.header import SummaryHeader
 
-from .conftest import SIZE, SMALL, drawn, header, run, selected, start, until
+from ..support.pilots import SIZE, SMALL, drawn, header, run, selected, until
+from ..support.sessions import start_background
 
 
 async def test_the_header_says_what_quitting_does(host):
@@ -14,7 +15,7 @@ async def test_the_header_says_what_quitting_does(host):
         await until(pilot, lambda: header(app).rstrip().endswith(
             "attached to /run/user/1000/openclaw-tui/host.sock · q quits"), "nothing running: q quits")
         for _ in range(2):
-            await start(host, "sleep 60")
+            await start_background(host.call, "sleep 60", workdir="/tmp")
         await until(pilot, lambda: "q: keep running or end 2" in header(app), "the header saying what quitting asks")
         await pilot.resize_terminal(*SIZE)
         await until(pilot, lambda: header(app).rstrip().endswith("attached · q: keep or end 2"), "shorter at 120")
@@ -24,7 +25,7 @@ async def test_the_header_says_what_quitting_does(host):
 
 async def test_the_header_reads_apart_and_mutes_zero_counts(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "echo done")
+        sid = await start_background(host.call, "echo done", workdir="/tmp")
         await until(pilot, lambda: "1 finished" in header(app), "the count")
         assert "◆ 0 waiting for input · 1 finished · 0 failed" in header(app)
         strip = app.query_one(SummaryHeader).render_lines(app.query_one(SummaryHeader).size.region)[0]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from openclaw_tui.core.session.inputlog import HIDDEN_PREVIEW
 
-from .conftest import SIZE, drawn, inputs_line, run, selected, start, until
+from ..support.pilots import SIZE, drawn, inputs_line, run, selected, until
+from ..support.sessions import start_background
 
 
 async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent(app, host):
     """The host records input typed at a password prompt with a redacted preview; the UI shows that as is."""
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "stty -echo; echo ready; cat > /dev/null", pty=True)  # as at a password prompt
+        sid = await start_background(host.call, "stty -echo; echo ready; cat > /dev/null", pty=True,
+                                     workdir="/tmp")  # as at a password prompt
         await until(pilot, lambda: "ready" in host.session(sid).output.full_text(), "echo off")
         await host.call({"tool": "process", "action": "write", "sessionId": sid, "data": "hunter2\n"}, agent=None)
         assert host.session(sid).inputs[-1].preview == HIDDEN_PREVIEW  # the host redacts what it records
@@ -32,7 +34,7 @@ async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent
 
 async def test_the_inputs_line_shows_the_newest_lines_first_by_their_end(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         for key in "print(1+2)\r" + "x = 5\r" + "y = 'a long line typed into the program'":
             await host.send_input(sid, key.encode(), "operator", "type")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
@@ -42,7 +44,8 @@ async def test_the_inputs_line_shows_the_newest_lines_first_by_their_end(app, ho
 
 async def test_the_inputs_line_names_keys(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "stty raw -echo; echo ready; cat > /dev/null", pty=True)
+        sid = await start_background(host.call, "stty raw -echo; echo ready; cat > /dev/null", pty=True,
+                                     workdir="/tmp")
         await until(pilot, lambda: "ready" in host.session(sid).output.full_text(), "raw mode")
         await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["Up", "C-c", "F10"]},
                         agent=None)

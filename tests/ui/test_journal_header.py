@@ -10,7 +10,7 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.remote.server.hostserver import HostServer
 from openclaw_tui.ui import make_app
 
-from .conftest import header, run, toasts, until
+from ..support.pilots import header, run, toasts, until
 
 
 def unusable_host(tmp_path: Path) -> ToolHost:
@@ -19,10 +19,10 @@ def unusable_host(tmp_path: Path) -> ToolHost:
     return ToolHost(settings=Settings(state_dir=str(tmp_path / "state")))
 
 
-async def test_the_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
+async def test_the_dashboard_marks_the_header_and_says_why(tmp_path, sock_dir) -> None:
     host = unusable_host(tmp_path)
     host.start()
-    server = HostServer(host, tmp_path / "run" / "host.sock")
+    server = HostServer(host, sock_dir / "run" / "host.sock")
     await server.start()
     app = make_app(host)
     try:
@@ -36,15 +36,15 @@ async def test_the_dashboard_marks_the_header_and_says_why(tmp_path) -> None:
         await host.close()
 
 
-async def test_an_attached_dashboard_marks_the_header_too(tmp_path) -> None:
+async def test_an_attached_dashboard_marks_the_header_too(tmp_path, sock_dir) -> None:
     host = unusable_host(tmp_path)
     host.start()
-    server = HostServer(host, tmp_path / "run" / "host.sock")
+    server = HostServer(host, sock_dir / "run" / "host.sock")
     await server.start()
     try:
         assert host.restored is not None
         await host.restored
-        remote = await RemoteHost.connect(tmp_path / "run" / "host.sock")
+        remote = await RemoteHost.connect(sock_dir / "run" / "host.sock")
         app = make_app(remote)
         try:
             async with run(app) as pilot:

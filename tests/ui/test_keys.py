@@ -10,7 +10,8 @@ from openclaw_tui.ui.dialogs import ConfirmDialog
 from openclaw_tui.ui.help import HelpDialog
 from openclaw_tui.ui.keymap import load_keymap
 
-from .conftest import SIZE, SMALL, footer_actions, run, selected, start, until
+from ..support.pilots import SIZE, SMALL, footer_actions, run, selected, until
+from ..support.sessions import start_background
 
 
 async def test_keys_are_remapped_by_binding_id_from_the_config(tmp_path, host):
@@ -20,7 +21,7 @@ async def test_keys_are_remapped_by_binding_id_from_the_config(tmp_path, host):
     assert keymap == {"kill": "ctrl+k", "leave-type-through": "f12"}
     app = make_app(host, keymap=keymap)
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is host.session(sid),
                     "the session selected")
         await pilot.press("t")
@@ -51,7 +52,7 @@ async def footer_key(pilot, app: DashboardApp, action: str) -> str:
 
 async def type_through_on_cat(pilot, app: DashboardApp, host) -> str:
     """Start ``cat`` in a PTY, select it and enter type-through; returns its id."""
-    sid = await start(host, "cat", pty=True)
+    sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
     await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
     await pilot.press("t")
     await until(pilot, lambda: app.workspace.type_through and app.query_one("#type-through-banner").display,
@@ -81,7 +82,7 @@ async def test_type_through_banner_names_the_remapped_leave_key_as_the_footer_do
 
 async def test_the_main_keys_stay_in_the_footer_at_80_columns_and_help_lists_the_rest(app, host):
     async with run(app, SMALL) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         needed = {"new_command", "quit", "toggle_help", "type_through", "send_keys", "kill"}
         keys = await until(pilot, lambda: needed <= footer_actions(app).keys() and footer_actions(app), "the keys")
@@ -98,7 +99,7 @@ async def test_the_main_keys_stay_in_the_footer_at_80_columns_and_help_lists_the
 
 async def test_a_wide_footer_shows_every_key_and_no_help_key(app, host):
     async with run(app, (160, 36)) as pilot:  # every key, fit, search and zoom included, needs 145 columns
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         keys = await until(pilot, lambda: "remove" in footer_actions(app) and footer_actions(app), "every key")
         assert "toggle_help" not in keys and "new_command" in keys and "quit" in keys
@@ -124,7 +125,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def test_the_log_view_footer_and_the_readme_name_the_same_paging_keys(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "seq 1 5; sleep 60")
+        sid = await start_background(host.call, "seq 1 5; sleep 60", workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await pilot.press("l")
         keys = await until(pilot, lambda: {k.action: k for k in app.query("FooterKey") if k.action.startswith("page")}
@@ -137,8 +138,8 @@ async def test_the_log_view_footer_and_the_readme_name_the_same_paging_keys(app,
 
 async def test_closing_the_log_pane_gives_the_arrows_back_to_the_list(app, host):
     async with run(app, SIZE) as pilot:
-        older = await start(host, "sleep 60")
-        newer = await start(host, "sleep 60")
+        older = await start_background(host.call, "sleep 60", workdir="/tmp")
+        newer = await start_background(host.call, "sleep 60", workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(newer) and selected(app) == newer, "the newest selected")
         await pilot.press("l")
         await until(pilot, lambda: app.workspace.view.log_mode, "the log pane open")

@@ -18,7 +18,8 @@ from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.messages import SessionExited, SessionOutput, SessionsChanged
 from openclaw_tui.ui.sessions.workspace import Workspace
 
-from .conftest import SIZE, heard, run, selected, start, until
+from ..support.pilots import SIZE, heard, run, selected, until
+from ..support.sessions import start_background
 
 
 async def test_demo_starts_the_example_sessions_and_quitting_can_end_them(host):
@@ -57,7 +58,7 @@ async def test_a_terminating_signal_detaches(host, sig, monkeypatch):
         monkeypatch.setattr(os, "_exit", lambda code: app.exit(code))
     app = make_app(host, handle_signals=True)
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid), "the session listed")
         os.kill(os.getpid(), sig)
         deadline = time.monotonic() + 20
@@ -79,7 +80,7 @@ async def test_host_messages_after_the_widgets_are_gone_do_not_fail_the_exit(app
     # While the app closes its widgets go first, one by one in no fixed order; the host's last messages
     # can still be in its queue.
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid), "the session listed")
         for widget in gone:
             await app.query_one(widget).remove()

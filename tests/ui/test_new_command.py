@@ -3,13 +3,12 @@ at once, in the foreground)."""
 
 from __future__ import annotations
 
-from textual.widgets import Checkbox, Input
+from textual.widgets import Checkbox
 
-from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.dialogs import NewCommandDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, drawn, run, selected, until
+from ..support.pilots import SIZE, drawn, run, run_in_the_foreground, selected, until
 
 
 async def test_checkboxes_show_their_state_in_text(app, host):
@@ -22,17 +21,6 @@ async def test_checkboxes_show_their_state_in_text(app, host):
         await pilot.pause()
         assert "x" not in "".join(drawn(box)).replace("background", "")
         await pilot.press("escape")
-
-
-async def run_in_the_foreground(pilot, app: DashboardApp, command: str, pty: bool) -> None:
-    """Start ``command`` from the new-command dialog with "background" unchecked."""
-    await pilot.press("n")
-    dialog = await until(pilot, lambda: isinstance(app.screen, NewCommandDialog) and app.screen, "the dialog")
-    dialog.query_one("#command", Input).value = command
-    dialog.query_one("#workdir", Input).value = "/tmp"
-    dialog.query_one("#pty", Checkbox).value = pty
-    dialog.query_one("#background", Checkbox).value = False
-    await pilot.press("enter")
 
 
 async def test_a_foreground_command_stays_listed_with_its_output_after_it_ends(app, host):

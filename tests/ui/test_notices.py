@@ -12,13 +12,14 @@ from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import SessionList
 from openclaw_tui.ui.sessions.rows import WAIT_MARK
 
-from ..hosting import close_within
-from .conftest import SIZE, drawn, header, run, selected, start, sync_list, toasts, until
+from ..support.hosts import close_within
+from ..support.pilots import SIZE, drawn, header, run, selected, sync_list, toasts, until
+from ..support.sessions import start_background
 
 
 async def test_exit_toast_of_a_removed_session_says_how_it_ended(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, ConfirmDialog), "the confirmation")
@@ -38,7 +39,8 @@ def waiting_toasts(app: DashboardApp, sid: str) -> int:
 
 async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "stty -echo; echo ready; cat > /dev/null", pty=True)  # a password-style prompt
+        sid = await start_background(host.call, "stty -echo; echo ready; cat > /dev/null", pty=True,
+                                     workdir="/tmp")  # a password-style prompt
         session = host.session(sid)
 
         await until(pilot, lambda: waiting_toasts(app, sid) == 1, "the waiting toast")
@@ -52,7 +54,7 @@ async def test_typing_into_a_prompt_that_still_waits_is_not_announced_again(app,
 
 async def test_no_waiting_toast_for_the_session_being_typed_into(app, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, NAME_PROMPT, pty=True)
+        sid = await start_background(host.call, NAME_PROMPT, pty=True, workdir="/tmp")
         session = host.session(sid)
 
         await until(pilot, lambda: waiting_toasts(app, sid) == 1, "the first waiting toast")
@@ -73,7 +75,7 @@ PROMPT = "read -r -p 'Name? ' n; echo hello $n; sleep 60"
 
 async def test_notices_take_their_own_line_and_merge_sessions_that_start_waiting(app, host):
     async with run(app, SIZE) as pilot:
-        ids = [await start(host, PROMPT, pty=True) for _ in range(3)]
+        ids = [await start_background(host.call, PROMPT, pty=True, workdir="/tmp") for _ in range(3)]
         line = app.query_one(NoticeLine)
         await until(pilot, lambda: line.current is not None and all(sid in line.current.text for sid in ids),
                     "one notice naming the three waiting sessions")
@@ -106,7 +108,7 @@ async def test_a_prompt_the_kernel_shows_blocked_is_news_long_before_the_idle_ru
     app = make_app(host)
     try:
         async with run(app, SIZE) as pilot:
-            sid = await start(host, NAME_PROMPT, pty=True)
+            sid = await start_background(host.call, NAME_PROMPT, pty=True, workdir="/tmp")
             table = app.query_one(SessionList)
 
             def marked() -> bool:

@@ -8,7 +8,8 @@ import pytest
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.dialogs import QuitDialog
 
-from .conftest import SIZE, header, run, start, until
+from ..support.pilots import SIZE, header, run, until
+from ..support.sessions import start_background
 
 
 async def ask(pilot, app) -> QuitDialog:
@@ -19,7 +20,8 @@ async def ask(pilot, app) -> QuitDialog:
 @pytest.mark.parametrize("key", ["d", "enter"], ids=["d", "the focused first answer"])
 async def test_keep_running_detaches_and_leaves_every_session_running(served, remote, key):
     host, _sock = served
-    ids = [await start(host, "sleep 60", agent="agent-a"), await start(host, "sleep 60")]
+    ids = [await start_background(host.call, "sleep 60", agent="agent-a", workdir="/tmp"),
+           await start_background(host.call, "sleep 60", workdir="/tmp")]
     app = make_app(remote)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: "2 running" in header(app), "the sessions counted")
@@ -32,9 +34,11 @@ async def test_keep_running_detaches_and_leaves_every_session_running(served, re
 
 async def test_end_them_ends_every_running_session_then_quits(served, remote):
     host, _sock = served
-    ids = [await start(host, "sleep 60", agent="agent-a"), await start(host, "sleep 60", agent="agent-b"),
-           await start(host, "trap '' TERM; sleep 60")]  # ignores SIGTERM: the kill goes on to SIGKILL
-    done = await start(host, "true")
+    ids = [await start_background(host.call, "sleep 60", agent="agent-a", workdir="/tmp"),
+           await start_background(host.call, "sleep 60", agent="agent-b", workdir="/tmp"),
+           # ignores SIGTERM: the kill goes on to SIGKILL
+           await start_background(host.call, "trap '' TERM; sleep 60", workdir="/tmp")]
+    done = await start_background(host.call, "true", workdir="/tmp")
     app = make_app(remote)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: "3 running" in header(app), "the sessions counted")
@@ -51,7 +55,7 @@ async def test_end_them_ends_every_running_session_then_quits(served, remote):
 
 async def test_cancel_stays_and_ends_nothing(served, remote):
     host, _sock = served
-    sid = await start(host, "sleep 60")
+    sid = await start_background(host.call, "sleep 60", workdir="/tmp")
     app = make_app(remote)
     async with run(app, SIZE) as pilot:
         await until(pilot, lambda: "1 running" in header(app), "the session counted")

@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 from openclaw_tui.ui import DashboardApp
 from openclaw_tui.ui.sessions.terminal_view import TerminalView
 
-from .conftest import SMALL, run, start, toasts, until
+from ..support.pilots import SMALL, run, toasts, until
+from ..support.sessions import start_background
 
 BIG = (120, 40)
 NUMBERED = ("for i in $(seq 1 300); do if [ $((i % 21)) = 0 ]; then printf 'line %d \\033[31merror\\033[0m here\\n' $i; "
@@ -34,7 +35,7 @@ def count(app: DashboardApp) -> str:
 
 async def numbered(pilot: Pilot[Any], app: DashboardApp, pty: bool = True) -> str:
     """The numbered run, selected, its last line on view."""
-    sid = await start(app.host, NUMBERED, pty=pty)  # type: ignore[arg-type]
+    sid = await start_background(app.host.call, NUMBERED, pty=pty, workdir="/tmp")
     await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is not None
                 and app.workspace.selected.id == sid, "the run selected")
     if pty:
@@ -198,7 +199,7 @@ async def test_a_drag_selects_a_line_and_y_copies_the_selection(app: DashboardAp
 async def test_zoom_gives_the_view_the_whole_workspace(app: DashboardApp, size):
     async with run(app, size) as pilot:
         for _ in range(5):
-            await start(app.host, "sleep 120")  # type: ignore[arg-type]
+            await start_background(app.host.call, "sleep 120", workdir="/tmp")
         await numbered(pilot, app)
         terminal = app.workspace.view.terminal
         await until(pilot, lambda: len(app.workspace.query_one("#session-list")._ids) == 6, "six sessions")

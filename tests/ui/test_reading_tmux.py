@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .tmuxpane import Dashboard
+from ..support.tmuxpane import Dashboard
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

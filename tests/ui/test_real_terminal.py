@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import psutil
 import pytest
 
-from .tmuxpane import Dashboard, Tmux, dashboard_command, end_host
+from ..support.tmuxpane import Dashboard, Tmux, dashboard_command, end_host
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -25,17 +25,17 @@ COMMAND = "bash -c 'read -r -p \"name? \" n; echo \"hello $n\"'"
 
 
 @pytest.fixture
-def tmux(tmp_path) -> Iterator[Tmux]:
+def tmux(sock_dir) -> Iterator[Tmux]:
     t = Tmux()
     # A private socket, so the host the dashboard starts is the test's own, not one serving elsewhere.
-    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(tmp_path / "host.sock")}
+    env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(sock_dir / "host.sock")}
     subprocess.run(["tmux", "-L", t.socket, "-f", "/dev/null", "new-session", "-d", "-s", "dash", "-x", "160",
                     "-y", "45", dashboard_command()], check=True, env=env, timeout=20)
     try:
         yield t
     finally:
         t.run("kill-server")
-        end_host(tmp_path / "host.sock")
+        end_host(sock_dir / "host.sock")
 
 
 @pytest.fixture

@@ -8,13 +8,14 @@ from openclaw_tui.remote.mirror.remotehost import RemoteHost
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.messages import HostGone, HostLinkChanged
 
-from ..remote.test_reexec_clients import serve  # noqa: F401  (the fixture: a real serve of the test's own)
-from .conftest import SIZE, header, heard, run, screen_text, select, selected, until
+from ..support.pilots import SIZE, header, heard, run, screen_text, select, selected, until
+from ..support.sessions import start_background
 
 
 async def test_a_dashboard_reconnects_through_a_reexec_and_typing_works_after(serve) -> None:  # noqa: F811
-    sid = await serve.bg("read -r -p 'name? ' x; echo \"hello $x\"", pty=True)
-    other = await serve.bg("sleep 60")
+    sid = await start_background(serve.call, "read -r -p 'name? ' x; echo \"hello $x\"", pty=True,
+                                 workdir=str(serve.workdir))
+    other = await start_background(serve.call, "sleep 60", workdir=str(serve.workdir))
     remote = await RemoteHost.connect(serve.sock)
     app = make_app(remote)
     try:

@@ -10,13 +10,14 @@ from textual.widget import Widget
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, header, run, selected, start, until
+from ..support.pilots import SIZE, header, run, selected, until
+from ..support.sessions import start_background
 
 
 async def test_a_non_zero_exit_reads_as_a_failure_to_the_operator_only(app, host):
     async with run(app, SIZE) as pilot:
-        bad = await start(host, "sh -c 'exit 3'", agent="main")
-        good = await start(host, "true", agent="main")
+        bad = await start_background(host.call, "sh -c 'exit 3'", agent="main", workdir="/tmp")
+        good = await start_background(host.call, "true", agent="main", workdir="/tmp")
         await until(pilot, lambda: not host.session(bad).running and not host.session(good).running, "both ended")
         table = app.query_one(SessionList)
         await until(pilot, lambda: bad in table.ids, "listed")
@@ -34,7 +35,8 @@ async def test_a_non_zero_exit_reads_as_a_failure_to_the_operator_only(app, host
 
 async def test_home_and_end_select_the_first_and_last_session(app, host):
     async with run(app, SIZE) as pilot:
-        ids = [await start(host, "sleep 60") for _ in range(4)]  # listed newest first
+        ids = [await start_background(host.call, "sleep 60",
+                                      workdir="/tmp") for _ in range(4)]  # listed newest first
         table = app.query_one(SessionList)
         await until(pilot, lambda: len(table.ids) == 4, "the sessions listed")
         await pilot.press("end")
@@ -54,9 +56,9 @@ def runs_led_by_blanks(widget: Widget) -> list[str]:
 async def test_no_run_of_text_in_the_list_or_the_header_starts_with_blanks(app, host):
     # the header row, right-aligned runtimes, empty cells, a coloured status cell and its gap, the cursor row
     async with run(app, SIZE) as pilot:
-        done = await start(host, "sh -c 'exit 3'", agent="ci")
+        done = await start_background(host.call, "sh -c 'exit 3'", agent="ci", workdir="/tmp")
         await until(pilot, lambda: not host.session(done).running, "the run ended")
-        await start(host, "sleep 60", agent="web")
+        await start_background(host.call, "sleep 60", agent="web", workdir="/tmp")
         table = app.query_one(SessionList)
         await until(pilot, lambda: len(table.ids) == 2 and "1 failed" in header(app), "both listed")
         assert runs_led_by_blanks(table) == [] and runs_led_by_blanks(app.query_one(SummaryHeader)) == []

@@ -8,12 +8,26 @@ from textual.widgets import Input, Label
 from openclaw_tui.ui.dialogs import ConfirmDialog, NewCommandDialog, PasteDialog, QuitDialog, SendKeysDialog
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SMALL, drawn, footer_actions, run, selected, start, until
+from ..support.pilots import SMALL, drawn, footer_actions, run, selected, until
+from ..support.sessions import start_background
+
+
+def says(lines: list[str], text: str) -> bool:
+    """Whether ``lines`` (as drawn) hold ``text`` word for word, whatever the spacing: each line break falls
+    between two words, or inside a word too long for a line (folded there)."""
+    pieces = " ".join(lines).split()
+    for word in text.split():
+        folded = ""
+        while pieces and len(folded) < len(word):
+            folded += pieces.pop(0)
+        if folded != word:
+            return False
+    return not pieces
 
 
 async def test_every_dialog_fits_an_80x24_terminal(app, host):
     async with run(app, SMALL) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         for key, kind in (("n", NewCommandDialog), ("p", PasteDialog), ("k", SendKeysDialog), ("x", ConfirmDialog)):
             await pilot.press(key)
@@ -29,7 +43,7 @@ async def test_every_dialog_fits_an_80x24_terminal(app, host):
 
 async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
     async with run(app, (60, 15)) as pilot:
-        sid = await start(host, "cat", pty=True)
+        sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         terminal = app.workspace.view.terminal
         await until(pilot, lambda: terminal.size.height >= 3, "a few rows for the session")
@@ -38,7 +52,7 @@ async def test_the_session_view_keeps_rows_on_a_60x15_terminal(app, host):
 
 async def test_the_quit_question_wraps_every_id_inside_the_dialog(app, host):
     async with run(app, SMALL) as pilot:
-        ids = [await start(host, "sleep 60") for _ in range(6)]
+        ids = [await start_background(host.call, "sleep 60", workdir="/tmp") for _ in range(6)]
         await until(pilot, lambda: set(app.query_one(SessionList).ids) == set(ids), "the sessions listed")
         await pilot.press("q")
         dialog = await until(pilot, lambda: isinstance(app.screen, QuitDialog) and app.screen, "the question")
@@ -69,13 +83,16 @@ async def test_a_long_refusal_wraps_inside_the_new_command_dialog(app, host, tmp
         error = again.query_one("#new-command-error", Label)
         await until(pilot, lambda: error.size.height > 1, "the reason on several lines")
         assert again.query_one(".dialog-box").region.contains_region(error.region)
-        assert "does not exist" in " ".join(drawn(error)).replace("  ", " ")
+        refusal = str(error.content)
+        assert f"{str(missing)!r} does not exist or is not a directory" in refusal, refusal
+        assert says(drawn(error), refusal), drawn(error)  # where its lines break depends on tmp_path's length
         await pilot.press("escape")
 
 
 async def test_at_80_columns_the_exit_code_stays_and_name_and_agent_get_shorter(app, host):
     async with run(app, SMALL) as pilot:
-        sid = await start(host, "sh -c 'echo a-rather-long-command-line; exit 3'", agent="an-agent-with-a-long-name")
+        sid = await start_background(host.call, "sh -c 'echo a-rather-long-command-line; exit 3'",
+                                     agent="an-agent-with-a-long-name", workdir="/tmp")
         await until(pilot, lambda: not host.session(sid).running, "the session ended")
         table = app.query_one(SessionList)
         row = await until(pilot, lambda: next((r for r in drawn(table) if sid in r and "exit 3" in r), None),

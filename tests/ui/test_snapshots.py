@@ -17,7 +17,8 @@ from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import SessionList
 
-from .conftest import SIZE, SMALL, ClosingApp, new_host, screen_text, start, until
+from ..support.pilots import SIZE, SMALL, ClosingApp, new_host, screen_text, until
+from ..support.sessions import start_background
 
 SOCKET = "/run/user/1000/openclaw-tui/host.sock"
 
@@ -45,7 +46,7 @@ async def settle(pilot: Pilot[Any]) -> None:
 async def _prompt_session(pilot: Pilot[Any]) -> str:
     """A PTY session at a y/N prompt, selected, on screen, and already counted as waiting (notice shown)."""
     app = pilot.app
-    sid = await start(app.host, QUESTION, agent="main", pty=True)
+    sid = await start_background(app.host.call, QUESTION, agent="main", pty=True, workdir="/tmp")
     await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is app.host.session(sid),
                 "the session selected")
     await until(pilot, lambda: "Overwrite" in screen_text(app), "the prompt on screen")
@@ -72,11 +73,12 @@ def test_list_mixing_running_finished_failed_and_waiting(snap_compare, frozen):
     async def run_before(pilot: Pilot[Any]) -> None:
         app = pilot.app
         host = app.host
-        done = await start(host, "echo 'built 42 objects'", agent="ci")
+        done = await start_background(host.call, "echo 'built 42 objects'", agent="ci", workdir="/tmp")
         await until(pilot, lambda: not host.session(done).running, "the build to finish")
-        failed = await start(host, "echo 'fetching artifacts'; kill -TERM $$", agent="deploy")
+        failed = await start_background(host.call, "echo 'fetching artifacts'; kill -TERM $$", agent="deploy",
+                                        workdir="/tmp")
         await until(pilot, lambda: not host.session(failed).running, "the deploy to fail")
-        await start(host, "echo 'serving on :8080'; sleep 60", agent="web")
+        await start_background(host.call, "echo 'serving on :8080'; sleep 60", agent="web", workdir="/tmp")
         await _prompt_session(pilot)
 
     assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
@@ -85,7 +87,8 @@ def test_list_mixing_running_finished_failed_and_waiting(snap_compare, frozen):
 def test_pty_session_with_colours(snap_compare, frozen):
     async def run_before(pilot: Pilot[Any]) -> None:
         app = pilot.app
-        sid = await start(app.host, COLOURS, pty=True)  # idle PTY: a long threshold keeps it 'running'
+        sid = await start_background(app.host.call, COLOURS, pty=True,
+                                     workdir="/tmp")  # idle PTY: a long threshold keeps it 'running'
         await until(pilot, lambda: app.workspace.select(sid), "the session selected")
         await until(pilot, lambda: "build$" in screen_text(app), "the output on screen")
         await settle(pilot)
@@ -153,7 +156,7 @@ def test_history_searched_with_every_match_highlighted(snap_compare, frozen, siz
     own colour, the count in the input and the notice row saying how far back the view stands."""
     async def run_before(pilot: Pilot[Any]) -> None:
         app = pilot.app
-        sid = await start(app.host, NUMBERED, pty=True)
+        sid = await start_background(app.host.call, NUMBERED, pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid), "the session selected")
         await until(pilot, lambda: "line 300" in screen_text(app), "the output on screen")
         await pilot.press("ctrl+f", *"error", "enter", "enter")
@@ -169,7 +172,7 @@ def test_history_searched_with_every_match_highlighted(snap_compare, frozen, siz
 def test_zoomed_view(snap_compare, frozen, size):
     async def run_before(pilot: Pilot[Any]) -> None:
         app = pilot.app
-        sid = await start(app.host, COLOURS, pty=True)
+        sid = await start_background(app.host.call, COLOURS, pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid), "the session selected")
         await until(pilot, lambda: "build$" in screen_text(app), "the output on screen")
         await pilot.press("z")

@@ -14,7 +14,8 @@ from textual.pilot import Pilot
 from openclaw_tui.ui import DashboardApp, make_app
 from openclaw_tui.ui.sessions.terminal_view import TerminalView, _offset
 
-from .conftest import SIZE, detach, run, start, until
+from ..support.pilots import SIZE, detach, run, until
+from ..support.sessions import start_background
 
 SIZES = "stty size; while read line; do stty size; done"  # prints "rows cols" now and on each Enter
 TALL = "seq 1 100; stty size; sleep 60"  # the cursor ends on the PTY's last row
@@ -40,7 +41,7 @@ def test_a_larger_screen_is_shown_around_the_cursor_as_tmux_shows_a_larger_windo
 
 async def test_watching_never_resizes_the_pty_and_a_smaller_pane_says_what_it_shows(app: DashboardApp, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, TALL, pty=True)
+        sid = await start_background(host.call, TALL, pty=True, workdir="/tmp")
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
         assert terminal.size.height < 30
@@ -60,7 +61,7 @@ async def test_watching_never_resizes_the_pty_and_a_smaller_pane_says_what_it_sh
 
 async def test_with_the_cursor_hidden_a_smaller_pane_shows_the_top(app: DashboardApp, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, "printf '\\033[?25l'; " + TALL, pty=True)
+        sid = await start_background(host.call, "printf '\\033[?25l'; " + TALL, pty=True, workdir="/tmp")
         terminal = await _shown(pilot, app, sid)
         await until(pilot, lambda: any("30 120" in row for row in terminal.live.screen.display()), "all output")
         await pilot.pause(0.2)
@@ -70,7 +71,7 @@ async def test_with_the_cursor_hidden_a_smaller_pane_shows_the_top(app: Dashboar
 
 async def test_a_larger_pane_shows_the_pty_at_its_size_and_leaves_the_rest_blank(app: DashboardApp, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, SIZES, pty=True)
+        sid = await start_background(host.call, SIZES, pty=True, workdir="/tmp")
         session = host.session(sid)
         session.resize(40, 6)  # as an agent's own terminal, or another dashboard's fit, might be
         session.send(b"\r", "operator", "type")
@@ -84,7 +85,7 @@ async def test_a_larger_pane_shows_the_pty_at_its_size_and_leaves_the_rest_blank
 
 async def test_fit_resizes_the_pty_to_the_pane(app: DashboardApp, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, SIZES, pty=True)
+        sid = await start_background(host.call, SIZES, pty=True, workdir="/tmp")
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
         await pilot.press("equals_sign")
@@ -98,7 +99,7 @@ async def test_fit_resizes_the_pty_to_the_pane(app: DashboardApp, host):
 
 async def test_type_through_fits_the_pty_and_gives_its_size_back_when_it_ends(app: DashboardApp, host):
     async with run(app, SIZE) as pilot:
-        sid = await start(host, SIZES, pty=True)
+        sid = await start_background(host.call, SIZES, pty=True, workdir="/tmp")
         session = host.session(sid)
         terminal = await _shown(pilot, app, sid)
         await until(pilot, lambda: any("30 120" in row for row in rendered(terminal)), "the first size")
@@ -122,7 +123,7 @@ async def test_type_through_fits_the_pty_and_gives_its_size_back_when_it_ends(ap
 
 async def test_an_attached_dashboard_never_resizes_by_watching_and_fits_on_request(served, remote):
     host, _sock = served
-    sid = await start(host, SIZES, agent="agent-a", pty=True)
+    sid = await start_background(host.call, SIZES, agent="agent-a", pty=True, workdir="/tmp")
     session = host.session(sid)
     app = make_app(remote)
     async with run(app, (80, 24)) as pilot:

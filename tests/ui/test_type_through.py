@@ -7,8 +7,8 @@ from textual.message import Message
 
 from openclaw_tui.ui.sessions.terminal_view import TerminalView
 
-from .conftest import SIZE, run, selected, start, sync_list, until
-from .test_new_command import run_in_the_foreground
+from ..support.pilots import SIZE, run, run_in_the_foreground, selected, sync_list, until
+from ..support.sessions import start_background
 
 NAME_PROMPT = "read -r -p 'Name? ' n; echo hello $n; sleep 60"
 
@@ -17,7 +17,7 @@ async def test_typing_into_a_session_kept_by_the_waiting_filter_keeps_it_and_typ
     # the echo of a typed key makes the session busy for a moment: the "waiting" filter must not drop the
     # session being typed into, or type-through would end and later keys would act as dashboard commands
     async with run(app, SIZE) as pilot:
-        sid = await start(host, NAME_PROMPT, pty=True)
+        sid = await start_background(host.call, NAME_PROMPT, pty=True, workdir="/tmp")
         session = host.session(sid)
         await until(pilot, lambda: session.waiting_reason is not None, "the prompt waiting")
         await pilot.press("f", "f")  # state filter: waiting

@@ -11,11 +11,14 @@ clamped to the range the contract gives, so a bad setting degrades to a sane one
 value in the environment that is not a plain integer is ignored with a warning, never guessed at. Where runs
 execute is configured here too (``tools.exec.host``, ``tools.exec.sandbox.*``, ``pathPrepend``,
 ``loginPath``), and so are the other machines calls may run on (``[nodes.NAME]``). The default secret paths
-are computed from the environment and from facts of the machine (``/run/user/<uid>``), so that they include
-every directory the host's socket can be in. Whether sessions are journaled (``tools.exec.persist``) and where
-the host keeps its state (``[host] stateDir``, default ``$XDG_STATE_HOME/openclaw-tui``: the journal and the
-record of live sessions) are host-wide; the state directory is a default secret too, since it holds every
-agent's output.
+(the agents that hand out keys, the sockets that reach outside the sandbox, the host's own) are computed from
+the environment and from facts of the machine (``/run/user/<uid>``), so that they include every directory the
+host's socket can be in; the credential stores sandboxed runs find empty are the table in
+``containment.credentials``, and ``[tools.exec.sandbox]`` ``hide``/``show``/``passEnv`` make the operator's
+exceptions. Whether sessions are journaled (``tools.exec.persist``) and where the host keeps its state
+(``[host] stateDir``, default ``$XDG_STATE_HOME/openclaw-tui``: the journal and the record of live sessions)
+are host-wide; the state directory is a default secret too, since it holds every agent's output, and neither
+it nor the socket directory can be shown.
 
 **Nodes** (``[nodes.NAME]``): other machines whose hosts run calls, reached over OpenSSH. A node is named
 once, here, and that name is what agents pass as ``node`` and what prefixes the ids of its sessions
@@ -51,7 +54,10 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         Settings as Settings,
         clamp as clamp,
         default_config_path as default_config_path,
+        default_secrets as default_secrets,
         load_settings as load_settings,
+        runtime_dirs as runtime_dirs,
+        within as within,
     )
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -83,6 +83,8 @@ class ExecSettings:
     sandbox_network: bool = True
     sandbox_tmp: str = "shared"  # shared: the host's /tmp, writable; private: an empty one per run
     secrets: tuple[str, ...] = field(default_factory=lambda: default_secrets(os.environ))
+    shown: tuple[str, ...] = ()  # [tools.exec.sandbox] show: paths of the credential table runs may see
+    pass_env: tuple[str, ...] = ()  # [tools.exec.sandbox] passEnv: names or globs of secret variables kept
     path_prepend: tuple[str, ...] = ()
     login_path: bool = True  # add what the user's login shell puts on PATH (probed once per host)
     path_login: tuple[str, ...] = ()  # per run, set by exec: the login shell's PATH entries found
@@ -132,9 +134,19 @@ SYSTEM_ESCAPES = (
 )
 # The same, per user, under the runtime directory.
 RUNTIME_ESCAPES = ("docker.sock", "podman", "bus", "systemd", "emacs")
+# Agents under the runtime directory that hand out what the hidden keys and keyrings hold: gpg-agent,
+# GNOME Keyring's control and ssh sockets (and gcr's ssh agent since GNOME 44), systemd's user ssh-agent,
+# and KeePassXC's browser integration.
+RUNTIME_AGENTS = ("gnupg", "keyring", "gcr", "ssh-agent.socket", "org.keepassxc.KeePassXC.BrowserServer")
 # Under the host's /tmp, which sandboxed runs share: ssh-agent's sockets (a glob, expanded at each run),
 # tmux's, emacs's and screen's servers, and the host's own fallback socket directory.
 TMP_SECRETS = ("/tmp/ssh-*", "/tmp/tmux-{uid}", "/tmp/emacs{uid}", "/tmp/screens", "/tmp/openclaw-tui-{uid}")
+
+
+def within(path: str, parent: str) -> bool:
+    """``path`` is ``parent`` or below it (both absolute and normalised)."""
+    parent = parent.rstrip("/") or "/"
+    return path == parent or path.startswith(parent if parent == "/" else parent + "/")
 
 
 def runtime_dirs(env: Mapping[str, str]) -> list[str]:
@@ -144,32 +156,37 @@ def runtime_dirs(env: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys([*dirs, f"/run/user/{os.getuid()}"]))
 
 
-def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
-    """Paths sandboxed runs must not see: credentials, their agents' sockets, and the host's socket directory.
+def host_socket_dirs(env: Mapping[str, str]) -> list[str]:
+    """Every directory the host's socket can be in, by the host's rule: ``$OPENCLAW_TUI_SOCKET``'s
+    directory, else ``openclaw-tui`` in a runtime directory, else ``/tmp/openclaw-tui-<uid>``."""
+    dirs = [os.path.join(runtime, "openclaw-tui") for runtime in runtime_dirs(env)]
+    dirs.append(f"/tmp/openclaw-tui-{os.getuid()}")
+    if env.get("OPENCLAW_TUI_SOCKET"):
+        dirs.append(os.path.dirname(os.path.abspath(os.path.expanduser(env["OPENCLAW_TUI_SOCKET"]))))
+    return list(dict.fromkeys(dirs))
 
-    The socket directory follows the host's rule (``$OPENCLAW_TUI_SOCKET``'s directory, else
-    ``openclaw-tui`` in a runtime directory, else ``/tmp/openclaw-tui-<uid>``); all candidates are listed,
-    since hiding one that does not exist costs nothing. The ssh and gpg agents' sockets are listed because
-    they would hand out what hiding ``~/.ssh`` and ``~/.gnupg`` keeps back; the container engines' sockets,
-    the D-Bus buses (through which systemd starts anything) and the servers of tmux, screen and emacs
-    because each is a way out of the sandbox.
+
+def default_secrets(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Paths sandboxed runs must not see besides the credential stores (``credentials.py``): the agents
+    that hand out keys, the ways out of the sandbox, and the host's own socket and state directories.
+
+    All of the host's socket directories are listed (:func:`host_socket_dirs`), since hiding one that does
+    not exist costs nothing. The ssh and gpg agents' sockets and the keyrings' are listed because they
+    would hand out what hiding ``~/.ssh``, ``~/.gnupg`` and the keyrings keeps back; the container engines'
+    sockets, the D-Bus buses (through which systemd starts anything) and the servers of tmux, screen and
+    emacs because each is a way out of the sandbox.
     """
-    home = env.get("HOME") or os.path.expanduser("~")
-    paths = [os.path.join(home, p) for p in (".ssh", ".aws", os.path.join(".config", "gcloud"), ".gnupg")]
+    paths = host_socket_dirs(env)
     for runtime in runtime_dirs(env):
-        paths += [os.path.join(runtime, p) for p in ("openclaw-tui", "gnupg", *RUNTIME_ESCAPES)]
+        paths += [os.path.join(runtime, p) for p in (*RUNTIME_AGENTS, *RUNTIME_ESCAPES)]
     paths += [p.format(uid=os.getuid()) for p in TMP_SECRETS]
     paths += SYSTEM_ESCAPES
     paths.append(default_state_dir(env))  # the journal: every agent's output and input
     bus = env.get("DBUS_SESSION_BUS_ADDRESS", "")
     if bus.startswith("unix:path="):
         paths.append(bus.removeprefix("unix:path=").split(",")[0])
-    for key in ("OPENCLAW_TUI_SOCKET", "SSH_AUTH_SOCK"):
-        if env.get(key):
-            target = os.path.abspath(os.path.expanduser(env[key]))
-            paths.append(os.path.dirname(target) if key == "OPENCLAW_TUI_SOCKET" else target)
-    if env.get("GNUPGHOME"):
-        paths.append(os.path.abspath(os.path.expanduser(env["GNUPGHOME"])))
+    if env.get("SSH_AUTH_SOCK"):
+        paths.append(os.path.abspath(os.path.expanduser(env["SSH_AUTH_SOCK"])))
     return tuple(dict.fromkeys(paths))
 
 
@@ -208,11 +225,13 @@ def load_settings(config_path: str | os.PathLike[str] | None = None, env: Mappin
     exec_table = _table(tools, "exec")
     persist = _persist(exec_table)
     host = _host(_table(data, "host"), env)
-    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table), env)
+    protected = _protected(env, host["state_dir"])
+    base = _apply_env(_exec_from_toml(ExecSettings(secrets=default_secrets(env)), exec_table, "", protected), env)
     if host["state_dir"] not in base.secrets:
         base = replace(base, secrets=(*base.secrets, host["state_dir"]))
     agents = {
-        name: _apply_env(_exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}."), env)
+        name: _apply_env(
+            _exec_from_toml(base, _table(_table(table, "tools"), "exec"), f"agents.{name}.", protected), env)
         for name, table in _table(data, "agents").items()
         if isinstance(table, dict)
     }
@@ -271,7 +290,16 @@ _TOML_KEYS: dict[str, tuple[str, type]] = {
 }
 
 
-def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "") -> ExecSettings:
+def _protected(env: Mapping[str, str], state_dir: str) -> dict[str, str]:
+    """The paths no ``show`` can open, each with what it is: the host's state and socket directories."""
+    out = dict.fromkeys(host_socket_dirs(env), "the host's socket directory")
+    for path in dict.fromkeys([default_state_dir(env), state_dir]):
+        out[path] = "the host's state directory (every agent's output and input)"
+    return out
+
+
+def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "",
+                    protected: Mapping[str, str] | None = None) -> ExecSettings:
     changes: dict[str, Any] = {}
     for key, value in table.items():
         if key in HOST_WIDE_KEYS:
@@ -279,7 +307,7 @@ def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "
                 _warn(f"{scope}tools.exec.{key} is host-wide: set it in [tools.exec]; ignored here")
             continue
         if key in _PLACEMENT_KEYS:
-            changes.update(_placement(base, key, value))
+            changes.update(_placement(base, key, value, scope, protected or {}))
             continue
         if key not in _TOML_KEYS:
             warnings.warn(f"unknown setting tools.exec.{key} ignored", ConfigWarning, stacklevel=3)
@@ -297,7 +325,7 @@ def _exec_from_toml(base: ExecSettings, table: Mapping[str, Any], scope: str = "
 _PLACEMENT_KEYS = ("host", "pathPrepend", "sandbox")
 
 
-def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
+def _placement(base: ExecSettings, key: str, value: Any, scope: str, protected: Mapping[str, str]) -> dict[str, Any]:
     """``host``, ``pathPrepend`` and the ``sandbox`` table: where and with what a run executes."""
     if key == "host":
         mode = PLACEMENT_ALIASES.get(str(value).lower(), str(value).lower()) if isinstance(value, str) else None
@@ -311,23 +339,67 @@ def _placement(base: ExecSettings, key: str, value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         _warn(f"tools.exec.sandbox must be a table, got {value!r}: ignored")
         return {}
+    return _sandbox(base, value, f"{scope}tools.exec.sandbox", protected)
+
+
+def _sandbox(base: ExecSettings, table: Mapping[str, Any], name: str, protected: Mapping[str, str]) -> dict[str, Any]:
+    """The ``[tools.exec.sandbox]`` table. What it hides starts from ``base``'s (the defaults, or for an
+    agent the host-wide result): ``show`` takes paths out of that (never a protected one), then ``hide``
+    (alias ``secrets``) adds paths, so a path both shown and hidden at one level stays hidden."""
     changes: dict[str, Any] = {}
-    for sub, item in value.items():
+    show: tuple[str, ...] = ()
+    hide: list[str] = []
+    for sub, item in table.items():
         if sub == "network" and isinstance(item, bool):
             changes["sandbox_network"] = item
-        elif sub == "secrets":
-            extra = _paths("tools.exec.sandbox.secrets", item)
-            if extra is not None:
-                changes["secrets"] = tuple(dict.fromkeys(base.secrets + extra))
         elif sub == "network":
-            _warn(f"tools.exec.sandbox.network must be bool, got {item!r}: ignored")
+            _warn(f"{name}.network must be bool, got {item!r}: ignored", stacklevel=6)
         elif sub == "tmp" and item in TMP_MODES:
             changes["sandbox_tmp"] = item
         elif sub == "tmp":
-            _warn(f"tools.exec.sandbox.tmp must be one of {', '.join(TMP_MODES)}, got {item!r}: ignored")
-        else:
-            _warn(f"unknown setting tools.exec.sandbox.{sub} ignored")
+            _warn(f"{name}.tmp must be one of {', '.join(TMP_MODES)}, got {item!r}: ignored", stacklevel=6)
+        elif sub == "show":
+            show = _shows(f"{name}.show", item, protected)
+        elif sub in ("hide", "secrets"):
+            hide += _paths(f"{name}.{sub}", item) or ()
+        elif sub == "passEnv" and (names := _names(f"{name}.passEnv", item)):
+            changes["pass_env"] = tuple(dict.fromkeys(base.pass_env + names))
+        elif sub != "passEnv":
+            _warn(f"unknown setting {name}.{sub} ignored", stacklevel=6)
+    if show:
+        changes["shown"] = tuple(dict.fromkeys(base.shown + show))
+    if show or hide:
+        kept = [p for p in base.secrets if p in protected or not any(within(p, s) for s in show)]
+        changes["secrets"] = tuple(dict.fromkeys([*kept, *hide]))
     return changes
+
+
+def _shows(name: str, value: Any, protected: Mapping[str, str]) -> tuple[str, ...]:
+    """``show``'s paths, less those inside a protected directory; each protected one met is named in a
+    warning, so the host says on start why it stays hidden."""
+    out: list[str] = []
+    for path in _paths(name, value) or ():
+        inside = next((p for p in protected if within(path, p)), None)
+        if any(c in path for c in "*?["):
+            _warn(f"{name}: {path!r} is a pattern; show takes paths (a directory shows what is below it): ignored",
+                  stacklevel=7)
+        elif inside is not None:
+            _warn(f"{name}: {path} is inside {inside}, {protected[inside]}, which sandboxed runs never see "
+                  "whatever show says: it stays hidden", stacklevel=7)
+        else:
+            out.append(path)
+            for p in (p for p in protected if within(p, path)):
+                _warn(f"{name}: {path} covers {p}, {protected[p]}, which sandboxed runs never see whatever show "
+                      "says: that stays hidden", stacklevel=7)
+    return tuple(out)
+
+
+def _names(name: str, value: Any) -> tuple[str, ...] | None:
+    """A list of variable names or fnmatch globs (``passEnv``)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v and "=" not in v for v in value):
+        _warn(f"{name} must be a list of variable names or globs, got {value!r}: ignored")
+        return None
+    return tuple(value)
 
 
 def _paths(name: str, value: Any) -> tuple[str, ...] | None:

@@ -6,7 +6,9 @@ host can make one, else a marked family under a subreaper host, or bubblewrap's 
 ``watchdog``, the ``liverecord``) and answers which session a process belongs to, for the socket's caller
 check. ``runner`` starts a child under a pipe or a PTY, ``preexec`` is the child's step into its container
 before the command runs, ``sandbox`` wraps a run in bubblewrap, ``leftovers`` finds a session's family without
-a cgroup and ends what a dead host left, and ``run`` is what the launcher keeps while a run lives.
+a cgroup and ends what a dead host left, and ``run`` is what the launcher keeps while a run lives;
+``credentials`` is the table of the stores where the user's tools keep their credentials, which sandboxed runs
+find empty.
 
 **The three containers** (``enclosures``), each ending its members the same way
 (``procs.termination.end_members``) and reporting what it could not end:
@@ -88,16 +90,35 @@ and ``$TMPDIR``. Like Codex's workspace-write sandbox, ``/tmp`` is the host's ow
 file under ``/tmp`` is the same inside as outside, and what a run writes there is where the user looks for
 it), unless ``tools.exec.sandbox.tmp = "private"`` gives each run an empty one of its own. Secret paths are
 found empty, under ``/tmp`` too (glob patterns such as ``/tmp/ssh-*`` are expanded at each run, so agent
-sockets made after the host started are hidden as well); a run has its own PID and IPC namespaces (and, with
-networking off, an empty network one). The host must manage it exactly like a host run, so the wrapping serves
-the host's process-group kill: ``bwrap`` runs in the session's group with the terminating signals ignored
-(``env --ignore-signal``), so a SIGTERM reaches the program inside and gets its grace period instead of
-collapsing the sandbox at once, while SIGKILL kills ``bwrap`` and ``--die-with-parent`` takes the namespace
-with it; the program gets default dispositions back before its shell starts. ``--new-session`` is not used: it
-would cut a PTY run off its controlling terminal (it guards a shared terminal against injected input, and a
-session's PTY is its own); instead a small helper makes a PTY job the terminal's foreground group, so Ctrl-C
-and the kernel's input-wait evidence see the program rather than the launcher. Whether the sandbox works is
-probed once per process, off the event loop, and cached.
+sockets made after the host started are hidden as well); only paths that exist are masked, so no mount point
+is ever created in the user's home, and a path the operator shows inside a hidden directory is bound back,
+read-only, from the host's own. Inside a writable directory (a workdir that holds a hidden file, as the home
+directory does), each directory on the way to a mask is bound onto itself: it stays writable, but a mount
+point cannot be renamed, so no run can move a secret to a path the next run would not hide. Most secrets do
+not exist, so each costs one ``faccessat`` at a spawn; the others are resolved once per directory. A run has
+its own PID and IPC namespaces (and, with networking off, an empty network one). The host must manage it
+exactly like a host run, so the wrapping serves the host's process-group kill: ``bwrap`` runs in the session's
+group with the terminating signals ignored (``env --ignore-signal``), so a SIGTERM reaches the program inside
+and gets its grace period instead of collapsing the sandbox at once, while SIGKILL kills ``bwrap`` and
+``--die-with-parent`` takes the namespace with it; the program gets default dispositions back before its shell
+starts. ``--new-session`` is not used: it would cut a PTY run off its controlling terminal (it guards a shared
+terminal against injected input, and a session's PTY is its own); instead a small helper makes a PTY job the
+terminal's foreground group, so Ctrl-C and the kernel's input-wait evidence see the program rather than the
+launcher. Whether the sandbox works is probed once per process, off the event loop, and cached.
+
+**The credential table** (``credentials``). Each row is one tool's store as that tool's own documentation
+places it: a file or directory under ``{home}``, ``{config}``, ``{data}``, ``{state}``, ``{cache}`` (each XDG
+base directory *and* its default under the home directory, since a file left in ``~/.config`` still holds its
+secret when ``XDG_CONFIG_HOME`` points elsewhere), ``{runtime}`` (``$XDG_RUNTIME_DIR`` and
+``/run/user/<uid>``) or ``{uid}``, and the variable that moves it (both places are hidden then). Where a tool
+mixes credentials with ordinary configuration or caches, the row names only the credential files (``names``),
+so that ``~/.cargo/registry``, ``~/.m2/repository`` or the Hugging Face cache keep working inside. A row whose
+``at`` is empty exists only through its variable (``GOOGLE_APPLICATION_CREDENTIALS`` names a key file).
+
+Only the host's own environment expands the table, never a call's ``env``: an agent that sets
+``HOME=/elsewhere`` must not move what is hidden. The expansion is pure string work, cached per
+environment; whether each place exists is asked at every run (``sandbox.masks``), so the stores a
+user creates later are hidden from the runs that start after them.
 
 **What a run keeps** (``run``). The launcher's ``start`` (:func:`~openclaw_tui.core.launch.launcher.start`)
 returns a :class:`~.run.SessionRun` instead of writing on the session: the child (its pid, its PTY), where it
@@ -111,11 +132,13 @@ from ..exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
-    from . import sandbox as sandbox
+    from . import credentials as credentials, sandbox as sandbox
+    from .credentials import Kind as Kind, Store as Store
     from .enclosures import ContainmentKind as ContainmentKind
     from .hostcontainment import Containment as Containment
     from .liverecord import Swept as Swept
     from .run import Placement as Placement, SessionRun as SessionRun
     from .runner import Child as Child, spawn_pipe as spawn_pipe, spawn_pty as spawn_pty
+    from .sandbox import HIDING as HIDING, Mask as Mask, masks as masks
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -5,13 +5,18 @@ from __future__ import annotations
 import asyncio
 import glob
 import os
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+
+from ..config import within
 
 PROBE_TIMEOUT_S = 5.0
 TMP = "/tmp"
@@ -36,6 +41,15 @@ LAUNCHER_REFUSED_ENV = frozenset(
      "NIS_PATH", "GETCONF_DIR", "TZDIR"}
 )
 _SIGNAL_NUMBERS = frozenset(int(s) for s in signal.Signals)
+
+
+class Mask(StrEnum):
+    """How a path is masked: an empty read-only directory, an empty file, or the host's own bound back."""
+
+    DIRECTORY = "directory"
+    FILE = "file"
+    SHOWN = "shown"
+    PINNED = "pinned"  # a directory on the way to a mask, inside a writable one: bound onto itself
 
 
 class SecretWorkdir(ValueError):
@@ -119,27 +133,36 @@ def wrap(
     tools: Availability,
     private_tmp: bool = False,
     tmpdir: str | None = None,
+    shown: Iterable[str] = (),
 ) -> list[str]:
     """The argv that runs ``argv`` sandboxed in ``workdir`` (None: no writable directory, in ``/``).
 
     ``/tmp`` is the host's, writable, unless ``private_tmp``; ``tmpdir`` (the host's ``$TMPDIR``) is
-    writable too when it is a directory that is safe to open (see :func:`writable_tmpdir`).
+    writable too when it is a directory that is safe to open (see :func:`writable_tmpdir`); ``shown``
+    paths inside a hidden directory are seen read-only (see :func:`masks`).
     Raises SecretWorkdir when the workdir is inside a hidden path.
     """
     real = os.path.realpath(workdir) if workdir is not None else None
     out = [tools.env, f"--ignore-signal={LAUNCHER_IGNORES}", tools.bwrap, "--ro-bind", "/", "/"]
+    writable = []
     if private_tmp:
         out += ["--tmpfs", TMP]
     elif os.path.isdir(TMP):
-        out += ["--bind", TMP, TMP]
+        writable.append(TMP)
     extra = writable_tmpdir(tmpdir, private_tmp)
     if extra is not None:
-        out += ["--bind", extra, extra]
+        writable.append(extra)
     if real is not None:
-        out += ["--bind", real, real]  # after a private /tmp, so a workdir under /tmp stays the real one
+        writable.append(real)  # after a private /tmp, so a workdir under /tmp stays the real one
+    for path in writable:
+        out += ["--bind", path, path]
     out += ["--dev", "/dev", "--proc", "/proc"]
-    for path, is_dir in hidden_paths(secrets, real, private_tmp):
-        out += ["--tmpfs", path, "--remount-ro", path] if is_dir else ["--ro-bind", "/dev/null", path]
+    planned = masks(secrets, real, private_tmp, shown, writable)
+    for path, mask in planned:
+        out += _MOUNTS[mask] + [path] * (1 if mask in HIDING else 2)  # shown and pinned: bound onto themselves
+    for path, mask in planned:  # after what is bound back inside them
+        if mask is Mask.DIRECTORY:
+            out += ["--remount-ro", path]
     out += ["--unshare-pid", "--unshare-ipc", "--die-with-parent"]
     if not network:
         out.append("--unshare-net")
@@ -175,16 +198,35 @@ def writable_tmpdir(tmpdir: str | None, private_tmp: bool) -> str | None:
     return real
 
 
-def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False) -> list[tuple[str, bool]]:
-    """``(path, is_directory)`` for each secret that exists and would otherwise be visible.
+_MOUNTS = {Mask.DIRECTORY: ["--tmpfs"], Mask.FILE: ["--ro-bind", "/dev/null"], Mask.SHOWN: ["--ro-bind-try"],
+           Mask.PINNED: ["--bind"]}
+HIDING = (Mask.DIRECTORY, Mask.FILE)
 
-    Secrets are resolved through symlinks (the mount must cover the real thing), glob patterns are expanded
-    now, a secret inside another is covered by it, and one under a private ``/tmp`` is already invisible
-    unless the workdir exposes it.
+
+def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False,
+                 shown: Iterable[str] = ()) -> list[tuple[str, bool]]:
+    """``(path, is_directory)`` for each secret that exists and would otherwise be visible."""
+    return [(p, m is Mask.DIRECTORY) for p, m in masks(secrets, workdir, private_tmp, shown) if m in HIDING]
+
+
+def masks(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False,
+          shown: Iterable[str] = (), writable: Iterable[str] = ()) -> list[tuple[str, Mask]]:
+    """What to mount over what, in order: each secret that exists and would otherwise be visible, each
+    shown path that exists inside a hidden directory (bound back from the host's own), and each directory
+    between a ``writable`` one and a mask (pinned: bound onto itself).
+
+    Most secrets do not exist, so each costs one ``faccessat`` before anything else. Those that do are resolved
+    through symlinks (the mount must cover the real thing; a link to one reads the mask), glob patterns are
+    expanded now, and one under a private ``/tmp`` is already invisible unless the workdir exposes it.
+    A mount is left out when what encloses it already shows the same (a secret inside a hidden directory,
+    a shown path nowhere hidden); parents come before what is mounted inside them.
     """
-    found: dict[str, bool] = {}
+    found: dict[str, Mask] = {}
+    real = _resolver()
     for raw in _expanded(secrets):
-        path = os.path.realpath(raw)
+        if not os.access(raw, os.F_OK, follow_symlinks=False):  # as lexists, without raising for each miss
+            continue
+        path = real(os.path.normpath(raw))
         if workdir is not None and within(workdir, path):
             raise SecretWorkdir(
                 f"workdir {workdir!r} is inside {raw!r}, which sandboxed runs cannot see; choose another "
@@ -192,24 +234,77 @@ def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool 
             )
         if private_tmp and within(path, TMP) and not (workdir is not None and within(path, workdir)):
             continue
-        if os.path.exists(path):
-            found[path] = os.path.isdir(path)
-    return [(p, d) for p, d in sorted(found.items()) if not any(o != p and within(p, o) for o in found)]
+        try:
+            found[path] = Mask.DIRECTORY if stat.S_ISDIR(os.stat(path).st_mode) else Mask.FILE
+        except OSError:  # a dangling link, or gone since
+            continue
+    if found:
+        for raw in shown:
+            # where the path itself is (its parents resolved): a shown link inside a hidden directory
+            # must reappear as that link's name, reading what it points to
+            path = os.path.join(os.path.realpath(os.path.dirname(raw)), os.path.basename(raw))
+            if path not in found and os.path.exists(path):
+                found[path] = Mask.SHOWN
+    planned: dict[str, Mask] = {}
+    tops = []  # hiding mounts with no mount above them
+    chain: list[str] = []  # the planned mounts that enclose the path at hand, outermost first
+    for path in sorted(found, key=_parts):  # parents first, and each right before its children
+        while chain and not within(path, chain[-1]):
+            chain.pop()
+        seen_above = not chain or planned[chain[-1]] is Mask.SHOWN
+        if seen_above != (found[path] is Mask.SHOWN):
+            if not chain:
+                tops.append(path)
+            planned[path] = found[path]
+            chain.append(path)
+    for path in _pins(tops, writable):
+        planned.setdefault(path, Mask.PINNED)
+    return sorted(planned.items(), key=lambda item: _parts(item[0]))
+
+
+def _resolver() -> Callable[[str], str]:
+    """``os.path.realpath`` for absolute, normalised paths, resolving each directory once: a home full of
+    stores shares its parents, and this runs on the event loop at every spawn."""
+    known: dict[str, str] = {"/": "/"}
+
+    def real(path: str) -> str:
+        if path in known:
+            return known[path]
+        parent, name = os.path.split(path)
+        joined = os.path.join(real(parent), name)
+        known[path] = os.path.realpath(joined) if os.path.islink(joined) else joined
+        return known[path]
+
+    return real
+
+
+def _parts(path: str) -> list[str]:
+    return path.split("/")
+
+
+def _pins(tops: Iterable[str], writable: Iterable[str]) -> set[str]:
+    """The directories strictly between a writable mount and a mask in it that nothing else encloses
+    (below a mask, a hidden directory or a shown path is read-only already)."""
+    pins = set()
+    for root in writable:
+        for path in tops:
+            parent = os.path.dirname(path)
+            while path != root and parent != root and within(parent, root):
+                pins.add(parent)
+                parent = os.path.dirname(parent)
+    return pins
+
+
+_GLOB = re.compile(r"[*?[]")
 
 
 def _expanded(secrets: Iterable[str]) -> Iterable[str]:
     """Each secret, with glob patterns (``/tmp/ssh-*``) replaced by what they match right now."""
     for raw in secrets:
-        if any(c in raw for c in "*?["):
+        if _GLOB.search(raw):
             yield from sorted(glob.glob(raw))
         else:
             yield raw
-
-
-def within(path: str, parent: str) -> bool:
-    """``path`` is ``parent`` or below it (both absolute and normalised)."""
-    parent = parent.rstrip("/") or "/"
-    return path == parent or path.startswith(parent if parent == "/" else parent + "/")
 
 
 def program_started(pids: Iterable[int], tools: Availability) -> bool:

@@ -3,7 +3,9 @@
 Everything that can be refused is checked before anything is spawned (a missing workdir, an ``env`` the policy
 refuses, a command line too long for the kernel, a sandbox that is required but unusable, a workdir the
 sandbox would hide), so a refused call leaves nothing behind. A run goes to the sandbox or to the host
-(``gateway``) as ``tools.exec.host`` and ``elevated`` decide; what the login shell puts on PATH and
+(``gateway``) as ``tools.exec.host`` and ``elevated`` decide; a sandboxed run finds the credential stores of
+the host's environment empty (``containment.credentials``) and inherits none of its secret variables
+(``secretenv``), while a gateway run keeps the user's whole environment. What the login shell puts on PATH and
 ``pathPrepend`` are added after the env check, so configuration can extend PATH while a call still cannot
 replace it. ``launcher.start`` then spawns the run inside its container (``containment``: a cgroup, a marked
 family under a subreaper host, or the sandbox), which is what "nothing outlives the session" is checked
@@ -55,13 +57,37 @@ Linux refuses to exec a program when any single argument or environment string i
 ``ARG_MAX`` (``sysconf(SC_ARG_MAX)``, a quarter of the stack limit). Checked before the spawn, a 500 KB
 command is refused at once, by name and with the limit, instead of travelling to the spawner to fail there as
 "Argument list too long".
-"""
+
+**Secret variables** (``secretenv``). A variable is withheld when its name looks secret by the rule that masks
+names in the session list (``session.looks_secret``: KEY, TOKEN, SECRET, PASSWORD/PASSWD/PASSPHRASE,
+CREDENTIAL, AUTH, or a PASS/PW part), when it is one of the well-known secrets that rule misses
+(``WELL_KNOWN``: DSNs, webhook URLs, connection strings, JWTs, cookies, 1Password's and Bitwarden's session
+keys, ``MYSQL_PWD``), or when its value carries a URL credential (``scheme://user:pass@host``, as in
+``DATABASE_URL``, and a lone http user name, often a token), whatever its name. ``[tools.exec.sandbox]
+passEnv`` (names or fnmatch globs, case-sensitive, as variables are) keeps any of them; the call's own ``env``
+always arrives, since the agent chose it; a gateway run keeps the whole environment.
+
+Names the rule catches on purpose, though they hold no secret themselves: ``SSH_AUTH_SOCK`` (the agent's
+socket is hidden anyway, so inside it would name nothing; ssh then says it has no agent),
+``XAUTHORITY`` (it names the X cookie, which lets a program type into every window; the cookie file is
+hidden too), ``PASSWORD_STORE_*`` and ``GNOME_KEYRING_CONTROL`` (they point into stores the run cannot
+see), ``PIP_KEYRING_PROVIDER``-style settings (no keyring is reachable inside). Names it leaves alone:
+``GPG_AGENT_INFO``/``GPG_TTY``, ``KUBECONFIG``, ``DOCKER_CONFIG`` (paths; what they name is hidden by the
+credential table), and the parts ``session.redact`` knows to name no secret (``GIT_AUTHOR_NAME``, so commits
+inside keep their author; ``KEYBOARD``; ``TOKENIZERS_PARALLELISM``). A proxy variable whose URL holds a
+password is withheld like any other credential; ``passEnv = ["HTTPS_PROXY"]`` keeps it.
+
+**What a run would not see** (``exposure``). The facts behind ``openclaw-tui sandbox``, computed from the same
+settings, credential table, masks and variable rule the runs use, so the report cannot drift from what a run
+gets: the paths are those that exist now (a run masks what exists when it starts), the variables are names,
+never values."""
 
 from ..exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .arglimits import too_long as too_long
+    from .exposure import Exposure as Exposure, sandbox_exposure as sandbox_exposure
     from .launcher import (
         LaunchError as LaunchError,
         check_env as check_env,
@@ -73,6 +99,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         supervise as supervise,
         until_program_started as until_program_started,
     )
+    from .secretenv import sandbox_environment as sandbox_environment
     from .shell import (
         end_probes as end_probes,
         login_path_async as login_path_async,

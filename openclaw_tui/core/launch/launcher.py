@@ -18,6 +18,7 @@ from ..containment import (
     Containment,
     Placement,
     SessionRun,
+    credentials,
     sandbox,
     spawn_pipe,
     spawn_pty,
@@ -25,6 +26,7 @@ from ..containment import (
 from ..procs import MARKER, POLL_S, fresh_table, holders, members, terminate_pids
 from ..session import Session
 from .envpolicy import STRIPPED_FROM_HOST, refusal_text
+from .secretenv import sandbox_environment
 from .shell import merged_path, shell_argv
 
 SETTLE_S = 0.2  # after the leader exits, how long output may take to reach end of file on its own
@@ -139,21 +141,23 @@ async def choose_placement(mode: PlacementMode, elevated: bool) -> Placement:
     return Placement.GATEWAY
 
 
-def _placed_argv(session: Session, argv: list[str]) -> tuple[list[str], Placement]:
+def _placed_argv(session: Session, argv: list[str], host_env: Mapping[str, str]) -> tuple[list[str], Placement]:
     """``argv`` wrapped in the sandbox when :func:`choose_placement` sent this run there, and the placement.
 
     ``settings.placement`` is already resolved (``sandbox`` or ``gateway``) and the sandbox already probed,
-    so nothing is decided twice and nothing blocks the loop here.
+    so nothing is decided twice and nothing blocks the loop here beyond a stat of each hidden path.
     """
     settings = session.settings
     found = sandbox.cached()
     if settings.placement != PlacementMode.SANDBOX:
         return argv, Placement.GATEWAY
     assert found is not None and found.usable, "choose_placement places a run in the sandbox only once it is probed"
+    secrets = (*settings.secrets, *credentials.hidden(host_env, settings.shown))
     try:
         wrapped = sandbox.wrap(
-            argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=settings.secrets,
+            argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=secrets,
             tools=found, private_tmp=settings.sandbox_tmp == "private", tmpdir=os.environ.get("TMPDIR"),
+            shown=settings.shown,
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc
@@ -165,8 +169,13 @@ def start(
 ) -> SessionRun:
     """Spawn the session's command (sandboxed or not) in its container and say what was launched; raises
     LaunchError when refused or the OS refuses."""
-    env = child_env(base_env, env_overrides, session.pty, session.settings.path_prepend, session.settings.path_login)
-    argv, placement = _placed_argv(session, shell_argv(session.command, base_env))
+    settings = session.settings
+    host_env, inherited = base_env, base_env
+    if settings.placement == PlacementMode.SANDBOX:
+        host_env = dict(base_env)  # read once, for the filter and the credential table alike
+        inherited = sandbox_environment(host_env, settings.pass_env)
+    env = child_env(inherited, env_overrides, session.pty, settings.path_prepend, settings.path_login)
+    argv, placement = _placed_argv(session, shell_argv(session.command, base_env), host_env)
     if not all(c_string(s) for s in (*argv, *env, *env.values(), session.cwd)):
         raise LaunchError("spawn-error", "the command, workdir or environment contains a NUL byte or an unpaired "
                                          "surrogate, which no program can be given; nothing was started")

@@ -106,12 +106,15 @@ does), with a single linear pass instead of ``shlex``.
 **Secrets** (``redact``). A session's name appears in the list, the dashboard, exit notifications and toasts,
 where other agents' operators and screen-sharing viewers can read it, so a secret typed into a command must
 not survive into it: ``OPENAI_API_KEY=sk-…`` shows as ``OPENAI_API_KEY=***``. What counts as a secret: the
-value of a ``NAME=value`` whose name looks secret (KEY, TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, AUTH, or
-a PASS/PW part), the value of an option named like one (``--token x``, ``--password=x``), an
-``Authorization:``-style header and a ``Bearer``/``Basic`` credential, and the password (or, for http, a lone
-token) in a URL's ``user:pass@``. Over-redacting a harmless ``KEYBOARD=us`` is the accepted cost of never
-showing a real key. The full command stays in ``details.command``, which only the session's own agent and the
-operator see.
+value of a ``NAME=value`` whose name looks secret (KEY, TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
+CREDENTIAL, AUTH, or a PASS/PW part), the value of an option named like one (``--token x``, ``--password=x``),
+an ``Authorization:``-style header and a ``Bearer``/``Basic`` credential, and the password (or, for http, a
+lone token) in a URL's ``user:pass@``. A few whole name parts hold one of those words yet name something else
+(git's ``GIT_AUTHOR_NAME``, ``KEYBOARD``, ``KEYMAP``, Hugging Face's ``TOKENIZERS_PARALLELISM``) and do not
+count; over-redacting any other harmless name (``MONKEY=1``) is the accepted cost of never showing a real key.
+The same rule (``looks_secret``, ``url_credentials``) decides which of the host's variables a sandboxed run
+does not inherit (``launch.secretenv``). The full command stays in ``details.command``, which only the
+session's own agent and the operator see.
 """
 
 from ..exports import lazy_exports
@@ -139,6 +142,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
     from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
+    from .redact import looks_secret as looks_secret, url_credentials as url_credentials
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
     from .status import Status as Status

@@ -7,8 +7,13 @@ import re
 MASK = "***"
 
 _SECRET_PART = re.compile(
-    r"key|token|secret|passw(?:or)?d|credential|auth|(?:^|[_.-])(?:pass|pw)(?:$|[_.-])", re.IGNORECASE
+    r"key|token|secret|pass(?:w(?:or)?d|phrase)|credential|auth|(?:^|[_.-])(?:pass|pw)(?:$|[_.-])", re.IGNORECASE
 )
+# Whole name parts that contain a secret word and name something else. Every other part still counts, so
+# ``GIT_AUTHOR_TOKEN`` is a secret and ``AUTHORIZATION`` (another part) too.
+_NOT_SECRET_PARTS = frozenset({"AUTHOR", "AUTHORS", "KEYBOARD", "KEYBOARDS", "KEYMAP", "KEYMAPS", "TOKENIZER",
+                               "TOKENIZERS"})
+_PART_SEPARATORS = re.compile(r"[_.-]")
 # Each pattern starts only where its kind of word starts (a lookbehind) and never backtracks into a
 # run (possessive quantifiers), so a long hostile word costs linear time, not quadratic.
 _ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]*+)=(\"[^\"]*+\"?|'[^']*+'?|\S++)")
@@ -29,7 +34,16 @@ _URL_USERINFO = re.compile(
 
 def looks_secret(name: str) -> bool:
     """Whether a variable, option or header name looks like it holds a secret."""
-    return bool(_SECRET_PART.search(name))
+    if _SECRET_PART.search(name) is None:
+        return False
+    parts = [p for p in _PART_SEPARATORS.split(name) if p.upper() not in _NOT_SECRET_PARTS]
+    return bool(_SECRET_PART.search("_".join(parts)))
+
+
+def url_credentials(text: str) -> bool:
+    """Whether ``text`` holds a URL that carries a credential, as :func:`redact` masks them: a password in
+    ``scheme://user:pass@``, or a lone http(s) user name (often a token)."""
+    return "://" in text and any(_url(m) != m.group(0) for m in _URL_USERINFO.finditer(text))
 
 
 def redact_word(word: str) -> str:

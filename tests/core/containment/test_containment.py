@@ -21,9 +21,9 @@ from openclaw_tui.core.config.settings import ExecSettings, Settings, load_setti
 from openclaw_tui.core.containment import liverecord, preexec as entry
 from openclaw_tui.core.procs import cgroups, proctable
 
-from ...escapes import CGROUPS, needs_cgroups, new_mark, survivors
-from ...hosting import hosting
-from ..conftest import wait_for
+from ...support.hosts import hosting
+from ...support.orphans import CGROUPS, needs_cgroups, new_mark, survivors
+from ...support.waiting import wait_for
 
 FREEZER = Path("/sys/fs/cgroup/freezer")
 

@@ -19,8 +19,9 @@ from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.core.procs import cgroups
 
-from ...escapes import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
-from ..conftest import wait_for
+from ...support.orphans import ROUTES, containments, escape_command, needs_cgroups, new_mark, survivors
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 GRACE_S = 0.5
 CONTAINMENTS = containments()
@@ -33,11 +34,10 @@ def torture_host(containment: str) -> ToolHost:
 
 
 async def start_escapes(host: ToolHost, workdir, mark: str, then: str = "sleep 300", **kw) -> str:
-    r = await host.call({"tool": "exec", "command": escape_command(mark, then), "background": True,
-                         "workdir": str(workdir), **kw}, agent="main")
-    assert r["details"]["status"] == "running", r
+    sid = await start_background(host.call, escape_command(mark, then), workdir=str(workdir), agent="main",
+                                 **kw)
     await wait_for(lambda: all((workdir / route).exists() for route in ROUTES), what="every escape route in place")
-    return r["details"]["sessionId"]
+    return sid
 
 
 def assert_contained(details: dict, containment: str, mark: str) -> None:

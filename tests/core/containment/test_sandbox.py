@@ -13,6 +13,7 @@ import shutil
 import stat
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -22,13 +23,13 @@ import pytest
 
 from openclaw_tui import ToolHost
 from openclaw_tui.core.config.settings import ConfigWarning, default_secrets, load_settings
-from openclaw_tui.core.containment import sandbox
+from openclaw_tui.core.containment import credentials, sandbox
 from openclaw_tui.core.launch.launcher import child_env
 from openclaw_tui.core.procs.termination import members
 from openclaw_tui.core.session import EventKind
 
-from ...hosting import hosting
-from ..conftest import bg, poll_until
+from ...support.hosts import hosting
+from ...support.sessions import poll_until, start_background
 
 FOUND = sandbox.availability()
 needs_sandbox = pytest.mark.skipif(not FOUND.usable, reason=f"no sandbox here: {FOUND.reason}")
@@ -41,6 +42,14 @@ def outside() -> Iterator[Path]:
     base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else os.path.expanduser("~")
     path = Path(tempfile.mkdtemp(prefix="openclaw-sandbox-test-", dir=base))
     (path / "work").mkdir()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def in_tmp() -> Iterator[Path]:
+    """A scratch directory under the host's /tmp, wherever ``--basetemp`` put tmp_path."""
+    path = Path(tempfile.mkdtemp(prefix="openclaw-sandbox-test-", dir="/tmp"))
     yield path
     shutil.rmtree(path, ignore_errors=True)
 
@@ -85,13 +94,14 @@ async def test_a_write_outside_the_workdir_fails_inside_and_works_elevated(tmp_p
 
 
 @needs_sandbox
-async def test_tmp_is_the_hosts_own_so_files_and_programs_there_are_the_same_inside(tmp_path, outside) -> None:
-    # tmp_path is under the host's /tmp: a program there (a virtualenv's python, say) runs inside, and
-    # what a run writes to /tmp (an editor saving /tmp/x.txt) is where the user looks for it.
-    tool = tmp_path / "venv-python"
+async def test_tmp_is_the_hosts_own_so_files_and_programs_there_are_the_same_inside(tmp_path, outside,
+                                                                                     in_tmp) -> None:
+    # a program under the host's /tmp (a virtualenv's python, say) runs inside, and what a run writes to
+    # /tmp (an editor saving /tmp/x.txt) is where the user looks for it.
+    tool = in_tmp / "venv-python"
     tool.write_text("#!/bin/sh\necho tool under tmp ran\n")
     tool.chmod(0o755)
-    saved = tmp_path / "saved.txt"
+    saved = in_tmp / "saved.txt"
     async with make_host(tmp_path) as host:
         r = await run(host, f"{tool}; echo edited > {saved} && echo saved", workdir=str(outside / "work"))
         assert r["details"]["host"] == "sandbox"
@@ -102,14 +112,15 @@ async def test_tmp_is_the_hosts_own_so_files_and_programs_there_are_the_same_ins
 
 
 @needs_sandbox
-async def test_a_private_tmp_is_empty_and_gone_with_the_run(tmp_path, outside) -> None:
-    marker = tmp_path / "on-the-host"
+async def test_a_private_tmp_is_empty_and_gone_with_the_run(tmp_path, outside, in_tmp) -> None:
+    marker = in_tmp / "on-the-host"
     marker.write_text("x")
+    written = Path("/tmp") / f"private-{uuid.uuid4().hex}"  # a name no other run or program has in /tmp
     async with make_host(tmp_path, tmp="private") as host:
-        cmd = f"ls {marker} || echo unseen; echo private > /tmp/private-$$ && echo tmp-ok"
+        cmd = f"ls {marker} || echo unseen; echo private > {written} && echo tmp-ok"
         r = await run(host, cmd, workdir=str(outside / "work"))
         assert "unseen" in r["text"] and "tmp-ok" in r["text"], r["text"]
-        assert not list(Path("/tmp").glob("private-*"))
+        assert not written.exists()
 
 
 @needs_sandbox
@@ -131,10 +142,11 @@ def test_tmpdir_never_opens_the_root_or_the_home_directory(outside) -> None:
 
 
 @needs_sandbox
-async def test_agent_sockets_and_the_hosts_socket_under_a_shared_tmp_stay_hidden(tmp_path, outside) -> None:
+async def test_agent_sockets_and_the_hosts_socket_under_a_shared_tmp_stay_hidden(tmp_path, outside,
+                                                                                 in_tmp) -> None:
     agent_dir = Path(tempfile.mkdtemp(prefix="ssh-openclawtest", dir="/tmp"))  # as ssh-agent makes them
     (agent_dir / "agent.1").write_text("agent-socket-stand-in\n")
-    sock_dir = tmp_path / "hostsock"
+    sock_dir = in_tmp / "hostsock"
     sock_dir.mkdir(mode=0o700)
     (sock_dir / "serve.log").write_text("host-log\n")
     try:
@@ -316,7 +328,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
     # while waiting, even when its child caught it, so a shell line after it would never run there
     code = "try:\n    input('prompt> ')\nexcept KeyboardInterrupt:\n    print('caught')\nprint('after', input('again> '))"
     cmd = f"tty && echo is-a-tty; stty size; read -p 'name? ' n; echo got=$n; read z; stty size; exec {PY} -c \"{code}\""
-    sid = await bg(host, cmd, pty=True)
+    sid = await start_background(host.call, cmd, pty=True, agent="main")
     assert host.session(sid).details()["host"] == "sandbox"
     out = await poll_until(host, sid, "main", lambda o: "name?" in o)
     assert "is-a-tty" in out and "30 120" in out
@@ -338,7 +350,7 @@ async def test_pty_runs_keys_paste_and_resize_work_inside(host: ToolHost) -> Non
 
 @needs_sandbox
 async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: ToolHost) -> None:
-    sid = await bg(host, "echo ready; sleep 300", pty=True)
+    sid = await start_background(host.call, "echo ready; sleep 300", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "ready" in o)
     await host.call({"tool": "process", "action": "send-keys", "sessionId": sid, "keys": ["C-c"]}, agent="main")
     s = host.session(sid)
@@ -349,7 +361,7 @@ async def test_ctrl_c_ends_a_foreground_program_inside_as_on_the_host(host: Tool
 @needs_sandbox
 @pytest.mark.parametrize("pty", [False, True])
 async def test_kill_ends_everything_inside_the_sandbox(host: ToolHost, pty: bool) -> None:
-    sid = await bg(host, "sh -c 'sleep 300 & sleep 300'", pty=pty)
+    sid = await start_background(host.call, "sh -c 'sleep 300 & sleep 300'", pty=pty, agent="main")
     s = host.session(sid)
     deadline = time.monotonic() + 20
     while len(members(s.pid)) < 5:  # launcher, namespace init, shell, two sleeps
@@ -364,7 +376,7 @@ async def test_kill_ends_everything_inside_the_sandbox(host: ToolHost, pty: bool
 async def test_a_kill_right_after_the_start_is_still_a_sigterm(host: ToolHost) -> None:
     # the launcher ignores SIGTERM until the program starts; the kill waits for it instead of being lost
     for _ in range(3):
-        sid = await bg(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", agent="main")
         start = time.monotonic()
         r = await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
         assert r["details"]["exitSignal"] == "SIGTERM", r["details"]
@@ -382,9 +394,9 @@ async def test_exit_codes_and_signals_read_as_on_the_host(host: ToolHost) -> Non
 
 
 @needs_sandbox
-async def test_a_workdir_under_tmp_is_the_real_one(host: ToolHost, tmp_path) -> None:
-    r = await run(host, "pwd; echo hi > f.txt", workdir=str(tmp_path))
-    assert str(tmp_path) in r["text"] and (tmp_path / "f.txt").read_text() == "hi\n"
+async def test_a_workdir_under_tmp_is_the_real_one(host: ToolHost, in_tmp) -> None:
+    r = await run(host, "pwd; echo hi > f.txt", workdir=str(in_tmp))
+    assert str(in_tmp) in r["text"] and (in_tmp / "f.txt").read_text() == "hi\n"
 
 
 @needs_sandbox
@@ -513,12 +525,13 @@ def test_sandbox_settings_default_to_auto_with_network_and_the_standard_secrets(
     cfg.write_text("")
     s = load_settings(cfg, env=env).exec
     assert s.placement == "auto" and s.sandbox_network is True and s.path_prepend == () and s.sandbox_tmp == "shared"
-    for path in ("/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg",
-                 "/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
+    for path in ("/run/user/7/openclaw-tui", f"/run/user/{os.getuid()}/openclaw-tui",
                  f"/tmp/openclaw-tui-{os.getuid()}", "/srv/oc"):
         assert path in s.secrets
+    assert s.shown == () and s.pass_env == ()  # the credential table is hidden whole (test_credentials.py)
+    assert {"/home/u/.ssh", "/home/u/.aws", "/home/u/.config/gcloud", "/home/u/.gnupg"} <= set(credentials.places(env))
     assert load_settings(cfg, env={}).elevated_allowed is False
-    assert set(default_secrets({"HOME": "/h", "SSH_AUTH_SOCK": "/x/agent.sock"})) >= {"/h/.ssh", "/x/agent.sock"}
+    assert "/x/agent.sock" in default_secrets({"HOME": "/h", "SSH_AUTH_SOCK": "/x/agent.sock"})
 
 
 def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None:
@@ -533,10 +546,10 @@ def test_sandbox_settings_are_read_from_the_file_and_per_agent(tmp_path) -> None
     base = s.for_agent("main")
     assert base.placement == "gateway" and base.sandbox_network is False and s.elevated_allowed
     assert base.path_prepend == (os.path.expanduser("~/bin"), "/opt/tools/bin")
-    assert "/srv/keys" in base.secrets and "/home/u/.ssh" in base.secrets
+    assert "/srv/keys" in base.secrets and f"/run/user/{os.getuid()}/openclaw-tui" in base.secrets
     ci = s.for_agent("ci")
     assert ci.placement == "sandbox" and ci.sandbox_network is False
-    assert {"/srv/keys", "/srv/ci", "/home/u/.ssh"} <= set(ci.secrets)
+    assert {"/srv/keys", "/srv/ci"} <= set(ci.secrets)
 
 
 @pytest.mark.parametrize(

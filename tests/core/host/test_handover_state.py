@@ -21,8 +21,8 @@ from openclaw_tui.core.host.reexec_state import (
     settings_to_json,
 )
 
-from ...hosting import close_within, hosting
-from ..conftest import bg, exec_settings
+from ...support.hosts import close_within, exec_settings, hosting
+from ...support.sessions import start_background
 
 
 async def written(host: ToolHost) -> dict:
@@ -38,8 +38,8 @@ async def written(host: ToolHost) -> dict:
 async def finished_host() -> tuple[ToolHost, str, str]:
     host = ToolHost(settings=exec_settings(login_path=False))
     host.start()
-    sid = await bg(host, "echo hi; exit 3")
-    quiet = await bg(host, "true")
+    sid = await start_background(host.call, "echo hi; exit 3", agent="main")
+    quiet = await start_background(host.call, "true", agent="main")
     for s in (sid, quiet):  # not polled: each ending is an exit notice still queued for the agent
         await asyncio.wait_for(host.session(s).done.wait(), 20)
     return host, sid, quiet

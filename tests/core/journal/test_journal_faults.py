@@ -16,7 +16,7 @@ import pytest
 
 from openclaw_tui.core.journal import Journal, Limits, Recovered
 
-from ...smalldisk import small_disk
+from ...support.smalldisk import small_disk
 
 CHILD = Path(__file__).with_name("journalchild.py")
 SESSIONS = Path("journal", "sessions")

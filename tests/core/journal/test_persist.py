@@ -22,8 +22,9 @@ from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.core.session import Event
 from openclaw_tui.ui.sessions.rows import end_label
 
-from ...hosting import hosting
-from ..conftest import bg, wait_for
+from ...support.hosts import hosting
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 
 def settings(state: Path, persist: bool = True, **exec_changes: Any) -> Settings:
@@ -78,10 +79,11 @@ def seen(host: ToolHost, sid: str) -> dict[str, Any]:
 async def test_finished_sessions_come_back_whole_in_the_next_host(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        failed = await bg(first, "echo out; echo err >&2; exit 3")
-        asked = await bg(first, "read x; echo got $x", pty=True)
+        failed = await start_background(first.call, "echo out; echo err >&2; exit 3", agent="main")
+        asked = await start_background(first.call, "read x; echo got $x", pty=True, agent="main")
         await call(first, action="write", sessionId=asked, data="hello\n")
-        screen = await bg(first, "printf '\\033[31mred\\033[0m\\n'; read x; echo bye", pty=True)
+        screen = await start_background(first.call, "printf '\\033[31mred\\033[0m\\n'; read x; echo bye",
+                                        pty=True, agent="main")
         first.session(screen).resize(100, 40)
         await wait_for(lambda: "red" in first.session(screen).output.full_text(), what="the PTY's output")
         await call(first, action="submit", sessionId=screen)
@@ -102,7 +104,7 @@ async def test_finished_sessions_come_back_whole_in_the_next_host(tmp_path) -> N
 async def test_output_no_poll_returned_is_pending_again_and_polled_output_is_not(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        sid = await bg(first, "echo one; read x; echo two", pty=True)
+        sid = await start_background(first.call, "echo one; read x; echo two", pty=True, agent="main")
         await wait_for(lambda: "one" in first.session(sid).output.full_text(), what="the first line")
         assert "one" in (await call(first, action="poll", sessionId=sid))["text"]
         await call(first, action="submit", sessionId=sid)
@@ -115,7 +117,7 @@ async def test_output_no_poll_returned_is_pending_again_and_polled_output_is_not
 async def test_an_exit_notice_never_delivered_reaches_the_agent_after_a_restart_once(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        sid = await bg(first, "echo finished", agent="agent-a")
+        sid = await start_background(first.call, "echo finished", agent="agent-a")
         await ended(first, sid)  # its notice is queued; agent-a makes no call before the host stops
     async with host_on(tmp_path, sock) as second:
         r = await call(second, agent="agent-a", action="list")
@@ -128,10 +130,10 @@ async def test_an_exit_notice_never_delivered_reaches_the_agent_after_a_restart_
 async def test_ttl_counts_from_when_a_session_ended_not_from_the_restart(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock, ttl_ms=3_000) as first:
-        short = await bg(first, "true")
+        short = await start_background(first.call, "true", agent="main")
         await ended(first, short)
     async with host_on(tmp_path, sock, ttl_ms=600_000) as second:
-        long = await bg(second, "true")
+        long = await start_background(second.call, "true", agent="main")
         await ended(second, long)
         await wait_for(lambda: not second.session(short), 20, "the short TTL to run out")  # it kept its own TTL
     async with host_on(tmp_path, sock) as third:
@@ -143,7 +145,7 @@ async def test_ttl_counts_from_when_a_session_ended_not_from_the_restart(tmp_pat
 async def test_an_expired_session_is_forgotten_at_load(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock, ttl_ms=500) as first:
-        sid = await bg(first, "true")
+        sid = await start_background(first.call, "true", agent="main")
         await ended(first, sid)
         first.supervisor.registry._expiry.pop(sid).cancel()  # this host keeps it; the next must not
     await asyncio.sleep(0.6)
@@ -160,12 +162,12 @@ async def test_clear_remove_and_eviction_forget_the_record(tmp_path) -> None:
         host.supervisor.registry.max_finished = 3
         ids = []
         for n in range(5):
-            ids.append(await bg(host, f"echo {n}"))
+            ids.append(await start_background(host.call, f"echo {n}", agent="main"))
             await ended(host, ids[-1])
         evicted, (cleared, *kept) = ids[:2], ids[2:]
         assert [host.session(sid) for sid in evicted] == [None, None]
         await call(host, action="clear", sessionId=cleared)
-        running = await bg(host, "sleep 30")
+        running = await start_background(host.call, "sleep 30", agent="main")
         await flushed(host)
         assert (sessions_dir(tmp_path, sock) / f"{running}.jnl").exists()
         await call(host, action="remove", sessionId=running)
@@ -180,19 +182,19 @@ async def test_ids_are_never_issued_again_after_a_restart(tmp_path) -> None:
     async with host_on(tmp_path, sock) as first:
         await first.call({"tool": "exec", "command": "true"}, agent="main")  # a foreground run's id too
         for _ in range(3):
-            await bg(first, "true")
+            await start_background(first.call, "true", agent="main")
         issued = set(first.supervisor.registry.issued)
     assert len(issued) == 4
     async with host_on(tmp_path, sock) as second:
         assert issued <= set(second.supervisor.registry.issued)
-        fresh = {await bg(second, "true") for _ in range(20)}
+        fresh = {await start_background(second.call, "true", agent="main") for _ in range(20)}
         assert not fresh & issued
 
 
 async def test_with_persist_false_nothing_is_written(tmp_path) -> None:
     sock, state = tmp_path / "host.sock", tmp_path / "state"
     async with host_on(state, sock, persist=False, placement="gateway") as host:
-        sid = await bg(host, "echo kept in memory")
+        sid = await start_background(host.call, "echo kept in memory", agent="main")
         await ended(host, sid)
         listed = await call(host, action="list")
         assert listed["details"]["journal"] == {"saving": False, "problem": None}
@@ -213,7 +215,7 @@ async def test_a_second_host_on_a_journal_in_use_goes_on_in_memory_and_says_so(t
         assert problem == (f"journal off: state directory {tmp_path}/journal/{journal_name(sock)} is in use by "
                            f"another host (pid {os.getpid()})")
         assert events[0].payload.to_json()["journal"] == {"saving": False, "problem": problem}
-        sid = await bg(second, "echo still runs")
+        sid = await start_background(second.call, "echo still runs", agent="main")
         await ended(second, sid)
         listed = await call(second, action="list")
         assert listed["text"].endswith(f"\nnote: sessions are not being saved to disk: {problem}")
@@ -225,7 +227,7 @@ async def test_a_second_host_on_a_journal_in_use_goes_on_in_memory_and_says_so(t
 async def test_a_state_directory_that_cannot_be_used_leaves_the_host_in_memory(tmp_path) -> None:
     (tmp_path / "state").write_text("a file where the directory should be")
     async with host_on(tmp_path / "state", tmp_path / "host.sock") as host:
-        sid = await bg(host, "echo fine")
+        sid = await start_background(host.call, "echo fine", agent="main")
         await ended(host, sid)
         listed = await call(host, action="list")
         assert "note: sessions are not being saved to disk: journal off: cannot use state directory" in listed["text"]
@@ -235,7 +237,7 @@ async def test_a_state_directory_that_cannot_be_used_leaves_the_host_in_memory(t
 async def test_a_journal_record_torn_by_the_test_loses_only_that_record(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        sid = await bg(first, "echo first line; sleep 0.5; echo second line")
+        sid = await start_background(first.call, "echo first line; sleep 0.5; echo second line", agent="main")
         await ended(first, sid)
     path = sessions_dir(tmp_path, sock) / f"{sid}.jnl"
     data = path.read_bytes()
@@ -251,8 +253,8 @@ async def test_a_journal_record_torn_by_the_test_loses_only_that_record(tmp_path
 async def test_a_damaged_journal_is_reported_and_the_rest_comes_back(tmp_path) -> None:
     sock = tmp_path / "host.sock"
     async with host_on(tmp_path, sock) as first:
-        kept = await bg(first, "echo kept")
-        lost = await bg(first, "echo lost")
+        kept = await start_background(first.call, "echo kept", agent="main")
+        lost = await start_background(first.call, "echo lost", agent="main")
         await ended(first, kept)
         await ended(first, lost)
     (sessions_dir(tmp_path, sock) / f"{lost}.jnl").write_bytes(os.urandom(2000))

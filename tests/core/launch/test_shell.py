@@ -21,9 +21,9 @@ from openclaw_tui.core.config.settings import load_settings
 from openclaw_tui.core.launch import shell
 from openclaw_tui.core.launch.shell import chosen_shell, merged_path, probe_login_path, shell_argv
 
-from ...conftest import MARK
-from ...hosting import hosting
-from ...waiting import wait_for
+from ...support.hosts import hosting
+from ...support.isolation import MARK
+from ...support.waiting import wait_for
 
 BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash is not installed")

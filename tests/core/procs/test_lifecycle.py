@@ -11,8 +11,8 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.procs.termination import members
 
-from ...hosting import hosting
-from ..conftest import bg, make_host, poll_until
+from ...support.hosts import hosting, make_host
+from ...support.sessions import poll_until, start_background
 
 TWO_SLEEPS = "sh -c 'sleep 300 & sleep 300'"
 
@@ -31,7 +31,7 @@ async def _group_started(host: ToolHost, sid: str, count: int) -> int:
 
 
 async def test_kill_ends_every_process_of_the_group(host: ToolHost) -> None:
-    sid = await bg(host, TWO_SLEEPS)
+    sid = await start_background(host.call, TWO_SLEEPS, agent="main")
     pgid = await _group_started(host, sid, 3)
     r = await host.call(P("kill", sid), agent="main")
     assert r["details"]["cleanup"] == "confirmed"
@@ -39,14 +39,14 @@ async def test_kill_ends_every_process_of_the_group(host: ToolHost) -> None:
 
 
 async def test_remove_ends_every_process_of_the_group(host: ToolHost) -> None:
-    sid = await bg(host, TWO_SLEEPS)
+    sid = await start_background(host.call, TWO_SLEEPS, agent="main")
     pgid = await _group_started(host, sid, 3)
     await host.call(P("remove", sid), agent="main")
     assert members(pgid) == []
 
 
 async def test_timeout_ends_every_process_of_the_group(host: ToolHost) -> None:
-    sid = await bg(host, TWO_SLEEPS, timeout=0.5)
+    sid = await start_background(host.call, TWO_SLEEPS, timeout=0.5, agent="main")
     pgid = await _group_started(host, sid, 3)
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
@@ -56,15 +56,17 @@ async def test_timeout_ends_every_process_of_the_group(host: ToolHost) -> None:
 
 async def test_closing_the_host_ends_every_session() -> None:
     async with hosting(ToolHost(env={}, config_path="/dev/null")) as host:
-        pgids = [await _group_started(host, await bg(host, TWO_SLEEPS), 3) for _ in range(2)]
-        pty_sid = await bg(host, TWO_SLEEPS, pty=True)
+        pgids = [await _group_started(host, await start_background(host.call, TWO_SLEEPS, agent="main"), 3)
+                 for _ in range(2)]
+        pty_sid = await start_background(host.call, TWO_SLEEPS, pty=True, agent="main")
         pgids.append(await _group_started(host, pty_sid, 3))
     for pgid in pgids:
         assert members(pgid) == []
 
 
 async def test_a_child_that_ignores_sigterm_still_dies(host: ToolHost) -> None:
-    sid = await bg(host, "trap '' TERM; echo armed; while :; do sleep 0.1; done")
+    sid = await start_background(host.call, "trap '' TERM; echo armed; while :; do sleep 0.1; done",
+                                 agent="main")
     await poll_until(host, sid, "main", lambda o: "armed" in o)
     pgid = host.session(sid).pid
     start = time.monotonic()
@@ -75,7 +77,7 @@ async def test_a_child_that_ignores_sigterm_still_dies(host: ToolHost) -> None:
 
 
 async def test_descendants_left_behind_by_a_finished_command_are_ended(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 300 & echo spawned")
+    sid = await start_background(host.call, "sleep 300 & echo spawned", agent="main")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 20)
     assert s.status == "completed" and s.exit.cleanup == "confirmed"
@@ -84,7 +86,9 @@ async def test_descendants_left_behind_by_a_finished_command_are_ended(host: Too
 
 
 async def test_descendant_that_moved_to_its_own_group_is_still_ended(host: ToolHost) -> None:
-    sid = await bg(host, "python3 -c 'import os,time; os.setpgid(0,0); print(\"moved\", flush=True); time.sleep(300)'; echo never")
+    sid = await start_background(host.call,
+                                 "python3 -c 'import os,time; os.setpgid(0,0); print(\"moved\", flush=True); time.sleep(300)'; echo never",
+                                 agent="main")
     await poll_until(host, sid, "main", lambda o: "moved" in o)
     s = host.session(sid)
     leader = psutil.Process(s.pid)

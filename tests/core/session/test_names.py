@@ -12,7 +12,7 @@ from openclaw_tui.core.session.names import SCAN_CHARS, derive_name, first_comma
 from openclaw_tui.core.session.redact import redact
 from openclaw_tui.core.session.registry import Registry
 
-from ..conftest import bg
+from ...support.sessions import start_background
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,10 @@ def test_names_never_show_secrets(command: str, name: str) -> None:
         ("token is Bearer abc.def", "token is Bearer ***"),
         ("https://u:p@h https://plain.example/x", "https://u:***@h https://plain.example/x"),
         ("ssh://git@github.com/o/r", "ssh://git@github.com/o/r"),
-        ("KEYBOARD=us", "KEYBOARD=***"),  # over-redacting a harmless name is the accepted cost
+        ("MONKEY=1", "MONKEY=***"),  # over-redacting a harmless name is the accepted cost
+        ("KEYBOARD=us GIT_AUTHOR_NAME=Bob", "KEYBOARD=us GIT_AUTHOR_NAME=Bob"),  # parts that name no secret
+        ("GIT_AUTHOR_TOKEN=t AUTHORIZATION=x", "GIT_AUTHOR_TOKEN=*** AUTHORIZATION=***"),  # other parts still count
+        ("gpg --passphrase hunter2 -c f", "gpg --passphrase *** -c f"),
         ("PWD=/home/me HOME=/root", "PWD=/home/me HOME=/root"),
     ],
 )
@@ -137,9 +140,9 @@ def test_the_registry_remembers_ids_after_their_sessions_are_gone() -> None:
 
 async def test_a_removed_sessions_id_stays_unknown_when_the_same_slug_comes_up(host, monkeypatch) -> None:
     monkeypatch.setattr(ids.secrets, "choice", lambda seq: seq[0])  # every new id draws the same slug
-    first = await bg(host, "sleep 30", agent="a")
+    first = await start_background(host.call, "sleep 30", agent="a")
     await host.call({"tool": "process", "action": "remove", "sessionId": first}, agent="a")
-    second = await bg(host, "sleep 30", agent="a")
+    second = await start_background(host.call, "sleep 30", agent="a")
     assert second != first and second.startswith(first)
     stale = await host.call({"tool": "process", "action": "poll", "sessionId": first}, agent="a")
     assert stale["details"]["failureKind"] == "unknown-session"
@@ -157,7 +160,7 @@ async def test_a_blank_command_is_refused_like_an_empty_one(host, command: str) 
 
 async def test_list_and_exit_notice_show_the_masked_name_and_details_keep_the_command(host) -> None:
     command = "echo OPENAI_API_KEY=sk-proj-r1234567890 >/dev/null; sleep 0.3; echo done"
-    sid = await bg(host, command, agent="a")
+    sid = await start_background(host.call, command, agent="a")
     listed = await host.call({"tool": "process", "action": "list"}, agent="a")
     assert "OPENAI_API_KEY=***" in listed["text"] and "sk-proj" not in listed["text"]
     session = host.session(sid)

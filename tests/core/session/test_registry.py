@@ -12,7 +12,9 @@ from openclaw_tui.core.session.buffers import Output
 from openclaw_tui.core.session.ids import new_session_id
 from openclaw_tui.core.session.names import derive_name
 
-from ..conftest import bg, make_host, wait_for
+from ...support.hosts import make_host
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 
 def test_session_ids_are_adjective_noun_slugs() -> None:
@@ -69,7 +71,7 @@ def test_pending_output_is_capped_per_stream_dropping_the_oldest() -> None:
 
 async def test_output_caps_apply_to_a_real_flood() -> None:
     async with make_host(max_output_chars=1000, pending_max_chars=1000) as host:
-        sid = await bg(host, "seq 1 20000")
+        sid = await start_background(host.call, "seq 1 20000", agent="main")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)
         assert s.output.tail.size <= 1000 and len(s.output.head) <= 4000
@@ -100,14 +102,14 @@ async def test_finished_sessions_expire_after_their_ttl() -> None:
     async with make_host(ttl_ms=200) as host:
         events = []
         host.subscribe(events.append)
-        sid = await bg(host, "true")
+        sid = await start_background(host.call, "true", agent="main")
         await wait_for(lambda: host.session(sid) is None, what="expiry")
         assert any(e.kind == "session-removed" and e.session_id == sid for e in events)
 
 
 async def test_running_sessions_do_not_expire() -> None:
     async with make_host(ttl_ms=50) as host:
-        sid = await bg(host, "sleep 1; echo x")
+        sid = await start_background(host.call, "sleep 1; echo x", agent="main")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)  # ran 20x longer than the TTL...
         assert host.session(sid) is s  # ...and the TTL only starts now
@@ -118,7 +120,7 @@ async def test_at_most_50_finished_sessions_are_kept_oldest_evicted_first() -> N
     async with make_host() as host:
         ids = []
         for _ in range(53):
-            sid = await bg(host, "echo x")
+            sid = await start_background(host.call, "echo x", agent="main")
             await asyncio.wait_for(host.session(sid).done.wait(), 20)
             ids.append(sid)
         listed = [s.id for s in host.supervisor.registry.listed("main")]
@@ -130,7 +132,7 @@ async def test_retained_chars_are_bounded_in_all_and_the_newest_keeps_its_output
     async with make_host() as host:
         ids = []
         for _ in range(12):  # 12 x ~200k chars > 2,000,000
-            sid = await bg(host, "head -c 200000 /dev/zero | tr '\\0' 'z'")
+            sid = await start_background(host.call, "head -c 200000 /dev/zero | tr '\\0' 'z'", agent="main")
             await asyncio.wait_for(host.session(sid).done.wait(), 20)
             ids.append(sid)
         total = sum(s.output.retained_chars for s in host.sessions())
@@ -141,7 +143,7 @@ async def test_retained_chars_are_bounded_in_all_and_the_newest_keeps_its_output
 
 async def test_a_flood_keeps_the_head_and_a_continuous_tail() -> None:
     async with make_host() as host:
-        sid = await bg(host, "seq 1 3000000", pty=True)
+        sid = await start_background(host.call, "seq 1 3000000", pty=True, agent="main")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 60)
         text = s.output.full_text()

@@ -15,7 +15,8 @@ from openclaw_tui.core.session import Status
 from openclaw_tui.core.session.buffers import Chunk, Output
 from openclaw_tui.core.session.session import Session
 
-from ..conftest import bg, make_host, poll_until
+from ...support.hosts import make_host
+from ...support.sessions import poll_until, start_background
 
 
 def P(action: str, sid: str, **kw):
@@ -33,7 +34,9 @@ def _seen(d: dict) -> dict:
 
 
 async def test_a_finished_pty_session_reads_back_as_it_ended(host: ToolHost) -> None:
-    sid = await bg(host, "printf '\\033[?2004h'; read -r a; echo got $a; printf 'done\\n' >&2; exit 3", pty=True)
+    sid = await start_background(host.call,
+                                 "printf '\\033[?2004h'; read -r a; echo got $a; printf 'done\\n' >&2; exit 3",
+                                 pty=True, agent="main")
     await host.call(P("write", sid, data="hello\n"), agent="main")
     await poll_until(host, sid, "main", lambda o: "got hello" in o)
     session = host.session(sid)
@@ -54,7 +57,7 @@ async def test_a_finished_pty_session_reads_back_as_it_ended(host: ToolHost) -> 
 
 
 async def test_where_a_session_ran_is_written_in_plain_words_and_read_back_as_its_vocabulary(host: ToolHost) -> None:
-    sid = await bg(host, "exit 0")
+    sid = await start_background(host.call, "exit 0", agent="main")
     session = host.session(sid)
     await asyncio.wait_for(session.done.wait(), 20)
     text = json.dumps(session.to_json())
@@ -65,7 +68,7 @@ async def test_where_a_session_ran_is_written_in_plain_words_and_read_back_as_it
 
 
 async def test_a_running_session_reads_back_running_without_a_child(host: ToolHost) -> None:
-    sid = await bg(host, "echo started; sleep 30")
+    sid = await start_background(host.call, "echo started; sleep 30", agent="main")
     await poll_until(host, sid, "main", lambda o: "started" in o)
     session = host.session(sid)
     back = _reread(session)
@@ -77,7 +80,7 @@ async def test_a_running_session_reads_back_running_without_a_child(host: ToolHo
 
 async def test_dropped_and_pending_output_read_back_with_their_counts() -> None:
     async with make_host(max_output_chars=5_000, pending_max_chars=1_000) as host:
-        sid = await bg(host, "seq 1 20000")
+        sid = await start_background(host.call, "seq 1 20000", agent="main")
         session = host.session(sid)
         await asyncio.wait_for(session.done.wait(), 20)
         back = _reread(session)

@@ -14,8 +14,9 @@ from openclaw_tui.core.config import PlacementMode
 from openclaw_tui.core.containment import sandbox
 from openclaw_tui.core.tools.models import ExecParams
 
-from ...hosting import hosting
-from ..conftest import bg, exec_settings, make_host, poll_until, wait_for
+from ...support.hosts import exec_settings, hosting, make_host
+from ...support.sessions import poll_until, start_background
+from ...support.waiting import wait_for
 
 DETAIL_FIELDS = {"status", "sessionId", "pid", "startedAt", "cwd", "tail", "exitCode", "exitSignal",
                  "durationMs", "truncated", "timedOut", "failureKind", "host"}
@@ -85,7 +86,7 @@ async def test_default_timeout_applies_to_backgrounded_runs(tmp_path) -> None:
     cfg = tmp_path / "c.toml"
     cfg.write_text("[tools.exec]\ntimeoutSec = 1\n")
     async with hosting(ToolHost(config_path=cfg, env={})) as host:
-        sid = await bg(host, "sleep 60")
+        sid = await start_background(host.call, "sleep 60", agent="main")
         s = host.session(sid)
         await asyncio.wait_for(s.done.wait(), 20)
         assert s.exit.timed_out and s.status == "failed"
@@ -258,7 +259,7 @@ async def test_cancelled_foreground_call_ends_its_run(host: ToolHost) -> None:
 
 
 async def test_backgrounded_run_survives_the_call_that_started_it(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 0.5; echo later")
+    sid = await start_background(host.call, "sleep 0.5; echo later", agent="main")
     out = await poll_until(host, sid, "main", lambda o: "later" in o)
     assert "later" in out
 
@@ -296,7 +297,7 @@ async def test_bad_exec_calls_fail_clearly(host: ToolHost, call, needle) -> None
 
 async def test_settings_are_captured_when_the_session_is_admitted() -> None:
     async with make_host(ttl_ms=123_456) as host:
-        sid = await bg(host, "sleep 30")
+        sid = await start_background(host.call, "sleep 30", agent="main")
         host.supervisor.settings = exec_settings(ttl_ms=60_000)
         assert host.session(sid).settings.ttl_ms == 123_456
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from openclaw_tui import ToolHost
 from openclaw_tui.core.procs.inputwait import echo_hidden
 
-from ..conftest import bg, poll_until, wait_for
+from ...support.sessions import poll_until, start_background
+from ...support.waiting import wait_for
 
 RAW = f"{sys.executable} {Path(__file__).with_name('rawchild.py')}"
 
@@ -25,7 +26,7 @@ async def _got(host: ToolHost, sid: str) -> bytes:
 
 
 async def test_literal_hex_and_keys_arrive_as_the_exact_bytes(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 16", pty=True)
+    sid = await start_background(host.call, f"{RAW} 16", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     r = await host.call(P("send-keys", sid, literal="你好😀", hex=["c3 a9", "0x00", "ff"], keys=["C-c", "Enter"]), agent="main")
     assert r["details"]["bytes"] == 16
@@ -33,7 +34,7 @@ async def test_literal_hex_and_keys_arrive_as_the_exact_bytes(host: ToolHost) ->
 
 
 async def test_bad_hex_is_skipped_with_a_warning(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 2", pty=True)
+    sid = await start_background(host.call, f"{RAW} 2", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     r = await host.call(P("send-keys", sid, hex=["41", "zz", "42"]), agent="main")
     assert "zz" in r["text"] and r["details"]["warnings"]
@@ -41,7 +42,7 @@ async def test_bad_hex_is_skipped_with_a_warning(host: ToolHost) -> None:
 
 
 async def test_arrows_follow_application_cursor_mode_even_when_the_switch_is_split(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 6 app", pty=True)
+    sid = await start_background(host.call, f"{RAW} 6 app", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     assert host.session(sid).tracked_modes.app_cursor is True
     await host.call(P("send-keys", sid, keys=["Up", "Left"]), agent="main")
@@ -49,14 +50,14 @@ async def test_arrows_follow_application_cursor_mode_even_when_the_switch_is_spl
 
 
 async def test_arrows_in_normal_mode_use_csi(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 9", pty=True)
+    sid = await start_background(host.call, f"{RAW} 9", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     await host.call(P("send-keys", sid, keys=["Up", "C-Right"]), agent="main")
     assert await _got(host, sid) == b"\x1b[A\x1b[1;5C"
 
 
 async def test_keys_spelled_as_agents_write_them_arrive_as_those_keys(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 7", pty=True)
+    sid = await start_background(host.call, f"{RAW} 7", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     r = await host.call(P("send-keys", sid, keys=["Ctrl-C", "Alt-x", "Shift-Tab", "Return"]), agent="main")
     assert r["details"]["warnings"] == [], r["text"]
@@ -64,7 +65,7 @@ async def test_keys_spelled_as_agents_write_them_arrive_as_those_keys(host: Tool
 
 
 async def test_a_near_miss_of_a_key_name_sends_nothing_of_the_call(host: ToolHost) -> None:
-    sid = await bg(host, f"{RAW} 1", pty=True)
+    sid = await start_background(host.call, f"{RAW} 1", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)
     r = await host.call(P("send-keys", sid, keys=["Ctrl-C", "Entr"]), agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "bad-keys"
@@ -75,7 +76,7 @@ async def test_a_near_miss_of_a_key_name_sends_nothing_of_the_call(host: ToolHos
 
 
 async def test_bare_arrow_before_any_output_fails_asking_to_poll(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 30", pty=True)
+    sid = await start_background(host.call, "sleep 30", pty=True, agent="main")
     r = await host.call(P("send-keys", sid, keys=["Down"]), agent="main")
     assert r["details"]["status"] == "failed" and "poll" in r["text"]
     assert not host.session(sid).inputs
@@ -83,10 +84,11 @@ async def test_bare_arrow_before_any_output_fails_asking_to_poll(host: ToolHost)
 
 async def test_large_paste_to_a_slow_reader_never_blocks_other_calls(host: ToolHost) -> None:
     # The reader takes 10 MB slowly; meanwhile another session's calls must answer promptly.
-    sid = await bg(host, "python3 -c \"import sys,time,tty; tty.setraw(0); n=0; print('READY', flush=True)\n"
-                  "while n < 10_000_000:\n d=sys.stdin.buffer.raw.read(65536); n+=len(d); time.sleep(0.001)\n"
-                  "print('total', n)\"", pty=True)
-    other = await bg(host, "sleep 30")
+    sid = await start_background(
+        host.call, "python3 -c \"import sys,time,tty; tty.setraw(0); n=0; print('READY', flush=True)\n"
+                   "while n < 10_000_000:\n d=sys.stdin.buffer.raw.read(65536); n+=len(d); time.sleep(0.001)\n"
+                   "print('total', n)\"", pty=True, agent="main")
+    other = await start_background(host.call, "sleep 30", agent="main")
     await poll_until(host, sid, "main", lambda o: "READY" in o)  # raw mode first: a full line buffer drops input
     text = "x" * 10_000_000
     start = time.monotonic()
@@ -101,8 +103,8 @@ async def test_large_paste_to_a_slow_reader_never_blocks_other_calls(host: ToolH
 
 
 async def test_write_to_a_child_that_never_reads_leaves_the_host_responsive(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 60", pty=True)
-    other = await bg(host, "echo alive; sleep 30")
+    sid = await start_background(host.call, "sleep 60", pty=True, agent="main")
+    other = await start_background(host.call, "echo alive; sleep 30", agent="main")
     for _ in range(3):
         r = await host.call(P("write", sid, data="y" * 1_000_000), agent="main")
         assert r["details"]["status"] == "running"
@@ -114,7 +116,8 @@ async def test_write_to_a_child_that_never_reads_leaves_the_host_responsive(host
 
 
 async def test_pty_child_never_blocks_when_nobody_reads_its_output(host: ToolHost) -> None:
-    sid = await bg(host, "head -c 20000000 /dev/zero | tr '\\0' 'a'; echo; echo finished", pty=True)
+    sid = await start_background(host.call, "head -c 20000000 /dev/zero | tr '\\0' 'a'; echo; echo finished",
+                                 pty=True, agent="main")
     s = host.session(sid)
     await asyncio.wait_for(s.done.wait(), 60)
     assert s.exit.code == 0 and "finished" in s.output.tail_text(100)
@@ -136,7 +139,7 @@ async def test_escape_sequences_split_across_reads_are_still_stripped(host: Tool
 
 async def test_input_typed_at_a_password_prompt_is_recorded_without_its_text(host: ToolHost) -> None:
     code = "import getpass; p = getpass.getpass('pw: '); print('got', len(p)); input('name: ')"
-    sid = await bg(host, f'{sys.executable} -c "{code}"', pty=True)
+    sid = await start_background(host.call, f'{sys.executable} -c "{code}"', pty=True, agent="main")
     session = host.session(sid)
     await poll_until(host, sid, "main", lambda o: "pw:" in o)
     await wait_for(lambda: echo_hidden(session.child.stdin_fd), what="echo off at the prompt")
@@ -150,7 +153,7 @@ async def test_input_typed_at_a_password_prompt_is_recorded_without_its_text(hos
 
 
 async def test_keystrokes_typed_through_are_one_record_per_line(host: ToolHost) -> None:
-    sid = await bg(host, "cat", pty=True)
+    sid = await start_background(host.call, "cat", pty=True, agent="main")
     session = host.session(sid)
     for key in (b"h", b"i", b"\r", b"x"):
         session.send(key, "operator", "type")

@@ -6,7 +6,9 @@ import asyncio
 
 from openclaw_tui.core.session import EventKind
 
-from ..conftest import bg, make_host, wait_for
+from ...support.hosts import make_host
+from ...support.sessions import start_background
+from ...support.waiting import wait_for
 
 
 def P(action: str, sid: str | None = None, **kw):
@@ -26,7 +28,8 @@ async def test_exit_notice_is_prepended_to_the_agents_next_result_once() -> None
     async with make_host() as host:
         events = []
         host.subscribe(events.append)
-        sid = await bg(host, "echo   building...; echo '  all   done  '; exit 2")
+        sid = await start_background(host.call, "echo   building...; echo '  all   done  '; exit 2",
+                                     agent="main")
         await _finish(host, sid)
         notice = next(e for e in events if e.kind == EventKind.NOTIFICATION)
         assert notice.payload.to_json()["sessionId"] == sid and notice.payload.to_json()["exitCode"] == 2
@@ -40,7 +43,7 @@ async def test_exit_notice_is_prepended_to_the_agents_next_result_once() -> None
 
 async def test_snippet_is_at_most_180_chars() -> None:
     async with make_host() as host:
-        sid = await bg(host, "seq 1 1000")
+        sid = await start_background(host.call, "seq 1 1000", agent="main")
         await _finish(host, sid)
         snippet = (await _notices(host))[0]["snippet"]
         assert len(snippet) <= 180 and snippet.endswith("999 1000")
@@ -51,11 +54,11 @@ async def test_no_notice_for_killed_sessions() -> None:
     async with make_host() as host:
         events = []
         host.subscribe(events.append)
-        sid = await bg(host, "echo hi; sleep 60")
+        sid = await start_background(host.call, "echo hi; sleep 60", agent="main")
         r = await host.call(P("kill", sid), agent="main")
         assert "notifications" not in r["details"] and "[exit]" not in r["text"]
         assert await _notices(host) == []
-        other = await bg(host, "echo hi; sleep 60")
+        other = await start_background(host.call, "echo hi; sleep 60", agent="main")
         r = await host.call(P("kill", other), agent=None)  # the operator's kill, of main's session
         assert "notifications" not in r["details"]
         assert await _notices(host) == []
@@ -64,7 +67,7 @@ async def test_no_notice_for_killed_sessions() -> None:
 
 async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
     async with make_host() as host:
-        sid = await bg(host, "echo hi")
+        sid = await start_background(host.call, "echo hi", agent="main")
         await _finish(host, sid)
         r = await host.call(P("poll", sid), agent="main")
         # the first call after exit may carry the notice; the poll itself reports the exit
@@ -74,7 +77,7 @@ async def test_no_notice_when_a_poll_already_returned_the_exit() -> None:
 
 async def test_timed_poll_that_returns_the_exit_cancels_the_notice() -> None:
     async with make_host() as host:
-        sid = await bg(host, "sleep 0.3; echo bye")
+        sid = await start_background(host.call, "sleep 0.3; echo bye", agent="main")
         r = await host.call(P("poll", sid, timeout=20000), agent="main")
         while r["details"]["status"] == "running":
             r = await host.call(P("poll", sid, timeout=20000), agent="main")
@@ -84,25 +87,25 @@ async def test_timed_poll_that_returns_the_exit_cancels_the_notice() -> None:
 
 async def test_empty_success_is_silent_unless_configured() -> None:
     async with make_host() as host:
-        sid = await bg(host, "true")
+        sid = await start_background(host.call, "true", agent="main")
         await _finish(host, sid)
         assert await _notices(host) == []
     async with make_host(notify_on_exit_empty_success=True) as host:
-        sid = await bg(host, "true")
+        sid = await start_background(host.call, "true", agent="main")
         await _finish(host, sid)
         assert (await _notices(host))[0]["sessionId"] == sid
 
 
 async def test_empty_failure_is_still_notified() -> None:
     async with make_host() as host:
-        sid = await bg(host, "exit 1")
+        sid = await start_background(host.call, "exit 1", agent="main")
         await _finish(host, sid)
         assert (await _notices(host))[0]["exitCode"] == 1
 
 
 async def test_notify_on_exit_can_be_switched_off() -> None:
     async with make_host(notify_on_exit=False) as host:
-        sid = await bg(host, "echo x; exit 1")
+        sid = await start_background(host.call, "echo x; exit 1", agent="main")
         await _finish(host, sid)
         assert await _notices(host) == []
 
@@ -115,11 +118,11 @@ async def test_foreground_runs_are_not_notified() -> None:
 
 async def test_event_stream_starts_with_a_snapshot_and_follows_a_session() -> None:
     async with make_host() as host:
-        old = await bg(host, "sleep 30")
+        old = await start_background(host.call, "sleep 30", agent="main")
         stream = host.watch()
         first = await anext(stream)
         assert first.kind == "snapshot" and [s["sessionId"] for s in first.payload.to_json()["sessions"]] == [old]
-        sid = await bg(host, "echo out; exit 3")
+        sid = await start_background(host.call, "echo out; exit 3", agent="main")
         kinds = []
         async for event in stream:
             if event.session_id == sid:
@@ -137,7 +140,7 @@ async def test_the_operators_sessions_publish_a_notice_but_queue_none() -> None:
     async with make_host() as host:
         events = []
         host.subscribe(events.append)
-        sid = await bg(host, "echo op", agent=None)
+        sid = await start_background(host.call, "echo op", agent=None)
         await _finish(host, sid)
         assert any(e.kind == EventKind.NOTIFICATION and e.session_id == sid for e in events)
         assert host.supervisor.notices.take(None) == []
@@ -149,7 +152,7 @@ async def test_an_agents_queue_keeps_only_its_newest_notices(monkeypatch) -> Non
         events = []
         host.subscribe(events.append)
         # all started before any ends, since every call of the agent takes its queued notices
-        sids = [await bg(host, f"sleep 2; echo job {i}") for i in range(3)]
+        sids = [await start_background(host.call, f"sleep 2; echo job {i}", agent="main") for i in range(3)]
         for sid in sids:
             await _finish(host, sid)
         ended = [e.session_id for e in events if e.kind == EventKind.NOTIFICATION]
@@ -164,7 +167,8 @@ async def test_an_exit_a_waiting_poll_returns_is_not_also_published_as_a_notice(
         events = []
         host.subscribe(events.append)
         go = tmp_path / "go"
-        sid = await bg(host, f"while [ ! -e {go} ]; do sleep 0.02; done; exit 3", workdir=str(tmp_path))
+        sid = await start_background(host.call, f"while [ ! -e {go} ]; do sleep 0.02; done; exit 3",
+                                     workdir=str(tmp_path), agent="main")
         polling = asyncio.ensure_future(host.call(P("poll", sid, timeout=20000), agent="main"))
         await wait_for(lambda: host.supervisor.notices.awaited(sid), what="the poll waiting")
         go.touch()

@@ -10,8 +10,9 @@ import pytest
 from openclaw_tui import ToolHost
 from openclaw_tui.core.host.sessionhost import SessionHost
 
-from ...hosting import hosting
-from ..conftest import bg, make_host, poll_until, wait_for
+from ...support.hosts import hosting, make_host
+from ...support.sessions import poll_until, start_background
+from ...support.waiting import wait_for
 
 
 def P(action: str, sid: str | None = None, **kw):
@@ -23,8 +24,8 @@ def P(action: str, sid: str | None = None, **kw):
 
 async def test_list_shows_only_backgrounded_sessions_newest_first(host: ToolHost) -> None:
     await host.call({"tool": "exec", "command": "true"}, agent="main")  # foreground: not listed
-    first = await bg(host, "sleep 30")
-    second = await bg(host, "echo x")
+    first = await start_background(host.call, "sleep 30", agent="main")
+    second = await start_background(host.call, "echo x", agent="main")
     r = await host.call(P("list"), agent="main")
     ids = [s["sessionId"] for s in r["details"]["sessions"]]
     assert ids == [second, first]
@@ -34,7 +35,7 @@ async def test_list_shows_only_backgrounded_sessions_newest_first(host: ToolHost
 
 
 async def test_poll_drains_new_output_and_reports_the_exit(host: ToolHost) -> None:
-    sid = await bg(host, "echo one; sleep 0.3; echo two")
+    sid = await start_background(host.call, "echo one; sleep 0.3; echo two", agent="main")
     out = await poll_until(host, sid, "main", lambda o: "two" in o)
     assert "one" in out
     s = host.session(sid)
@@ -45,7 +46,7 @@ async def test_poll_drains_new_output_and_reports_the_exit(host: ToolHost) -> No
 
 
 async def test_timed_poll_wakes_early_on_output(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 0.5; echo woke; sleep 30")
+    sid = await start_background(host.call, "sleep 0.5; echo woke; sleep 30", agent="main")
     start = time.monotonic()
     r = await host.call(P("poll", sid, timeout=25_000), agent="main")
     while "woke" not in r["text"]:  # first wake may be the shell's own (empty) output
@@ -54,7 +55,7 @@ async def test_timed_poll_wakes_early_on_output(host: ToolHost) -> None:
 
 
 async def test_timed_poll_wakes_early_on_exit_and_accepts_a_numeric_string(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 0.3")
+    sid = await start_background(host.call, "sleep 0.3", agent="main")
     start = time.monotonic()
     r = await host.call(P("poll", sid, timeout="25000"), agent="main")
     assert r["details"]["status"] == "completed"
@@ -64,7 +65,7 @@ async def test_timed_poll_wakes_early_on_exit_and_accepts_a_numeric_string(host:
 async def test_a_timed_poll_waits_no_longer_than_the_cap(host: ToolHost, monkeypatch) -> None:
     # the cap (30 s; the text of the next-but-one test names it) made short, so the wait can be seen ending
     monkeypatch.setattr("openclaw_tui.core.tools.process_tool.POLL_WAIT_MAX_MS", 300)
-    sid = await bg(host, "sleep 30")
+    sid = await start_background(host.call, "sleep 30", agent="main")
     started = time.monotonic()
     r = await host.call(P("poll", sid, timeout=999_999), agent="main")
     assert 0.25 < time.monotonic() - started < 10 and r["details"]["status"] == "running"
@@ -73,7 +74,7 @@ async def test_a_timed_poll_waits_no_longer_than_the_cap(host: ToolHost, monkeyp
 
 
 async def test_empty_polls_back_off_and_reset_on_output(host: ToolHost) -> None:
-    sid = await bg(host, "cat", pty=True)  # quiet until it is given a line
+    sid = await start_background(host.call, "cat", pty=True, agent="main")  # quiet until it is given a line
     retries = [(await host.call(P("poll", sid), agent="main"))["details"]["retryInMs"] for _ in range(5)]
     assert retries == [5000, 10000, 30000, 60000, 60000]
     await host.call(P("write", sid, data="fresh\n"), agent="main")
@@ -86,7 +87,7 @@ async def test_empty_polls_back_off_and_reset_on_output(host: ToolHost) -> None:
 
 @pytest.fixture
 async def lines_session(host: ToolHost):
-    sid = await bg(host, "seq 0 499")
+    sid = await start_background(host.call, "seq 0 499", agent="main")
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     return sid
 
@@ -117,7 +118,7 @@ async def test_log_with_offset_and_limit_shows_that_slice(host, lines_session) -
 
 
 async def test_write_to_a_pty_session_and_record_who_sent_it(host: ToolHost) -> None:
-    sid = await bg(host, "read -r line; echo got:$line", pty=True)
+    sid = await start_background(host.call, "read -r line; echo got:$line", pty=True, agent="main")
     r = await host.call(P("write", sid, data="héllo\n"), agent="main")
     assert r["details"]["status"] == "running" and r["details"]["bytes"] == 7
     await poll_until(host, sid, "main", lambda o: "got:héllo" in o)
@@ -129,21 +130,21 @@ async def test_write_to_a_pty_session_and_record_who_sent_it(host: ToolHost) -> 
 @pytest.mark.parametrize("data", ["abc\n", "abc", ""])
 async def test_write_eof_ends_input_of_a_pty_reader(host: ToolHost, data: str) -> None:
     # a Ctrl-D after an unfinished line only hands the line over: end of input needs a second one
-    sid = await bg(host, "wc -c; echo cat-done", pty=True)
+    sid = await start_background(host.call, "wc -c; echo cat-done", pty=True, agent="main")
     await host.call(P("write", sid, data=data, eof=True), agent="main")
     out = await poll_until(host, sid, "main", lambda o: "cat-done" in o)
     assert f"{len(data)}\n" in out.replace("\r", "")
 
 
 async def test_submit_sends_carriage_return(host: ToolHost) -> None:
-    sid = await bg(host, "read -r a; echo answer=$a", pty=True)
+    sid = await start_background(host.call, "read -r a; echo answer=$a", pty=True, agent="main")
     await host.call(P("send-keys", sid, literal="yes"), agent="main")
     await host.call(P("submit", sid), agent="main")
     await poll_until(host, sid, "main", lambda o: "answer=yes" in o)
 
 
 async def test_paste_is_raw_unless_the_program_enabled_bracketed_paste_and_can_be_forced(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 30", pty=True)
+    sid = await start_background(host.call, "sleep 30", pty=True, agent="main")
     s = host.session(sid)
     r = await host.call(P("paste", sid, text="a\nb"), agent="main")
     assert r["details"]["bytes"] == 3 and r["details"]["bracketed"] is False and "warning" not in r["text"]
@@ -154,7 +155,7 @@ async def test_paste_is_raw_unless_the_program_enabled_bracketed_paste_and_can_b
 
 
 async def test_paste_is_bracketed_once_the_program_turned_bracketed_paste_on(host: ToolHost) -> None:
-    sid = await bg(host, "printf '\\033[?2004hready\\n'; sleep 30", pty=True)
+    sid = await start_background(host.call, "printf '\\033[?2004hready\\n'; sleep 30", pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "ready" in o)
     r = await host.call(P("paste", sid, text="a"), agent="main")
     assert r["details"]["bracketed"] is True and r["details"]["bytes"] == len(b"\x1b[200~a\x1b[201~")
@@ -164,7 +165,7 @@ async def test_paste_is_bracketed_once_the_program_turned_bracketed_paste_on(hos
 
 
 async def test_kill_ends_the_session_which_stays_listed(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 60")
+    sid = await start_background(host.call, "sleep 60", agent="main")
     r = await host.call(P("kill", sid), agent="main")
     assert r["details"]["sessionStatus"] == "failed" and r["details"]["exitSignal"] == "SIGTERM"
     assert r["details"]["cleanup"] == "confirmed"
@@ -173,10 +174,10 @@ async def test_kill_ends_the_session_which_stays_listed(host: ToolHost) -> None:
 
 
 async def test_clear_drops_a_finished_session_but_refuses_a_running_one(host: ToolHost) -> None:
-    running = await bg(host, "sleep 60")
+    running = await start_background(host.call, "sleep 60", agent="main")
     r = await host.call(P("clear", running), agent="main")
     assert r["details"]["status"] == "failed" and "kill" in r["text"]
-    done = await bg(host, "true")
+    done = await start_background(host.call, "true", agent="main")
     await asyncio.wait_for(host.session(done).done.wait(), 20)
     r = await host.call(P("clear", done), agent="main")
     assert r["details"]["status"] == "completed"
@@ -184,7 +185,7 @@ async def test_clear_drops_a_finished_session_but_refuses_a_running_one(host: To
 
 
 async def test_remove_kills_a_running_session_and_drops_it(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 60")
+    sid = await start_background(host.call, "sleep 60", agent="main")
     pid = host.session(sid).pid
     r = await host.call(P("remove", sid), agent="main")
     assert r["details"]["status"] == "completed" and host.session(sid) is None
@@ -195,8 +196,10 @@ async def test_remove_kills_a_running_session_and_drops_it(host: ToolHost) -> No
 
 async def test_waiting_for_input_needs_writable_stdin_and_idle_output() -> None:
     async with make_host(input_wait_ms=300) as host:
-        pty_sid = await bg(host, "printf 'Continue? [y/N] '; read -r a; echo ok", pty=True)
-        pipe_sid = await bg(host, "sleep 30")  # idle but stdin closed: never waiting
+        pty_sid = await start_background(host.call, "printf 'Continue? [y/N] '; read -r a; echo ok", pty=True,
+                                         agent="main")
+        pipe_sid = await start_background(host.call, "sleep 30",
+                                          agent="main")  # idle but stdin closed: never waiting
         await wait_for(lambda: host.session(pty_sid).waiting_for_input, what="pty session to wait")
         r = await host.call(P("poll", pty_sid), agent="main")
         d = r["details"]
@@ -216,7 +219,7 @@ async def test_waiting_changes_are_published_as_events(host: ToolHost) -> None:
     # both ways: a watcher that missed "stopped waiting" would show a stale waiting mark
     events = []
     host.subscribe(events.append)
-    sid = await bg(host, "read -r a; echo done-$a; sleep 30", pty=True)
+    sid = await start_background(host.call, "read -r a; echo done-$a; sleep 30", pty=True, agent="main")
 
     def told(waiting: bool) -> bool:
         return any(e.kind == "session-waiting" and e.session_id == sid and e.payload.to_json()["waitingForInput"] is waiting
@@ -248,7 +251,7 @@ async def test_bad_process_calls_fail_clearly(host: ToolHost, call, kind, needle
 
 
 async def test_sessions_of_another_agent_behave_as_not_found(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 30", agent="alice")
+    sid = await start_background(host.call, "sleep 30", agent="alice")
     for action in ("poll", "log", "write", "kill", "remove"):
         r = await host.call(P(action, sid, **({"data": "x"} if action == "write" else {})), agent="bob")
         assert r["details"]["failureKind"] == "unknown-session", action
@@ -260,13 +263,13 @@ async def test_sessions_of_another_agent_behave_as_not_found(host: ToolHost) -> 
 
 
 async def test_write_to_a_pipe_session_fails_with_a_pty_hint(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 30")
+    sid = await start_background(host.call, "sleep 30", agent="main")
     r = await host.call(P("write", sid, data="y\n"), agent="main")
     assert r["details"]["failureKind"] == "stdin-not-writable" and "pty: true" in r["text"]
 
 
 async def test_input_to_a_finished_session_fails(host: ToolHost) -> None:
-    sid = await bg(host, "true", pty=True)
+    sid = await start_background(host.call, "true", pty=True, agent="main")
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     for action, kw in (("write", {"data": "x"}), ("submit", {}), ("send-keys", {"keys": ["Enter"]}), ("paste", {"text": "x"})):
         r = await host.call(P(action, sid, **kw), agent="main")
@@ -275,7 +278,7 @@ async def test_input_to_a_finished_session_fails(host: ToolHost) -> None:
 
 @pytest.mark.parametrize("action, kw", [("write", {}), ("write", {"data": ""}), ("send-keys", {}), ("paste", {})])
 async def test_nothing_to_send_is_an_error(host: ToolHost, action, kw) -> None:
-    sid = await bg(host, "sleep 30", pty=True)
+    sid = await start_background(host.call, "sleep 30", pty=True, agent="main")
     r = await host.call(P(action, sid, **kw), agent="main")
     assert r["details"]["status"] == "failed" and "nothing" in r["text"]
 
@@ -289,14 +292,14 @@ async def test_session_in_its_yield_window_refuses_agent_actions(host: ToolHost)
 
 
 async def test_kill_of_a_finished_session_fails(host: ToolHost) -> None:
-    sid = await bg(host, "true")
+    sid = await start_background(host.call, "true", agent="main")
     await asyncio.wait_for(host.session(sid).done.wait(), 20)
     r = await host.call(P("kill", sid), agent="main")
     assert r["details"]["failureKind"] == "not-running"
 
 
 async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(host: ToolHost) -> None:
-    sid = await bg(host, "cat", pty=True)
+    sid = await start_background(host.call, "cat", pty=True, agent="main")
     r = await host.call(P("send-keys", sid, keys=["C-d"], eof=True), agent="main")
     assert r["details"]["status"] == "failed" and "'eof' does not apply to action 'send-keys'" in r["text"]
     assert "keys, hex, literal" in r["text"] and not host.session(sid).inputs
@@ -312,7 +315,7 @@ async def test_a_parameter_the_action_ignores_is_refused_not_silently_dropped(ho
 
 async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(host: ToolHost, monkeypatch) -> None:
     monkeypatch.setattr("openclaw_tui.core.containment.runner.MAX_QUEUED_INPUT", 1000)
-    sid = await bg(host, "sleep 60", pty=True)
+    sid = await start_background(host.call, "sleep 60", pty=True, agent="main")
     r = await host.call(P("write", sid, data="x" * 2000), agent="main")
     assert r["details"]["status"] == "failed" and r["details"]["failureKind"] == "input-queue-full"
     assert "nothing was sent" in r["text"] and not host.session(sid).inputs
@@ -321,7 +324,8 @@ async def test_input_beyond_the_queue_cap_is_refused_whole_with_its_own_kind(hos
 
 async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_rule(host: ToolHost) -> None:
     # the kernel's evidence (about a second) instead of the 15 s rule: no "poll again" while it waits for you
-    sid = await bg(host, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True)
+    sid = await start_background(host.call, "printf 'Name? '; read -r a; echo hi $a; sleep 30", pty=True,
+                                 agent="main")
     await wait_for(lambda: host.session(sid).waiting_reason == "reading-terminal", what="the kernel's evidence")
     for action in ("poll", "log", "screen"):
         r = await host.call(P(action, sid), agent="main")
@@ -338,7 +342,7 @@ async def test_a_program_reading_its_terminal_is_called_waiting_before_the_idle_
 
 async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_caution() -> None:
     async with make_host(input_wait_ms=300) as host:
-        sid = await bg(host, "sleep 60", pty=True)
+        sid = await start_background(host.call, "sleep 60", pty=True, agent="main")
         await wait_for(lambda: host.session(sid).waiting_for_input, what="the idle rule")
         r = await host.call(P("poll", sid), agent="main")
         assert r["details"]["waitingForInput"] and r["details"]["waitingReason"] is None
@@ -347,7 +351,7 @@ async def test_an_idle_program_not_reading_its_terminal_is_flagged_with_a_cautio
 
 
 async def test_a_poll_timeout_past_the_cap_says_so(host: ToolHost) -> None:
-    sid = await bg(host, "sleep 0.2; echo done; sleep 60")
+    sid = await start_background(host.call, "sleep 0.2; echo done; sleep 60", agent="main")
     r = await host.call(P("poll", sid, timeout=50000), agent="main")  # returns at the output, well before
     assert "waited at most 30000 ms" in r["text"]
     await host.call(P("kill", sid), agent="main")
@@ -356,14 +360,14 @@ async def test_a_poll_timeout_past_the_cap_says_so(host: ToolHost) -> None:
 async def test_screen_shows_what_a_full_screen_program_draws(host: ToolHost) -> None:
     # a program that draws with cursor moves: its output as text is a jumble, its screen is readable
     draw = r"printf '\033[?1049h\033[2J\033[3;5Htitle\033[10;1Hstatus line\033[20;1H'; echo ready; sleep 60"
-    sid = await bg(host, draw, pty=True)
+    sid = await start_background(host.call, draw, pty=True, agent="main")
     await poll_until(host, sid, "main", lambda o: "ready" in o)
     r = await host.call(P("screen", sid), agent="main")
     lines = r["text"].splitlines()
     assert (lines[2], lines[9], lines[19]) == ("    title", "status line", "ready")
     assert "[screen 120x30, alternate screen (a full-screen program), cursor at row 21, column 1]" in r["text"]
     assert r["details"]["status"] == "running"
-    pipe = await bg(host, "sleep 60")
+    pipe = await start_background(host.call, "sleep 60", agent="main")
     r = await host.call(P("screen", pipe), agent="main")
     assert r["details"]["failureKind"] == "not-a-pty" and "log" in r["text"]
     for s in (sid, pipe):
@@ -372,7 +376,7 @@ async def test_screen_shows_what_a_full_screen_program_draws(host: ToolHost) -> 
 
 async def test_a_core_host_without_a_terminal_engine_refuses_screen_clearly() -> None:
     async with hosting(SessionHost(env={}, config_path="/dev/null")) as host:
-        sid = await bg(host, "sleep 60", pty=True)
+        sid = await start_background(host.call, "sleep 60", pty=True, agent="main")
         r = await host.call(P("screen", sid), agent="main")
         assert r["details"]["failureKind"] == "no-screen" and "log" in r["text"]
         await host.call(P("kill", sid), agent="main")

@@ -13,6 +13,8 @@ from openclaw_tui.core.session.rawring import RawRing
 from openclaw_tui.core.vt.queries import FULL_SCAN, QueryScanner
 from openclaw_tui.terminal import LiveView
 
+from ...support.rawsources import ASKER
+
 QUERIES = [b"\x1b[6n", b"\x1b[?6n", b"\x1b[5n", b"\x1b[c", b"\x1b[0c", b"\x1b[>c", b"\x1b[>0c"]
 
 
@@ -54,21 +56,6 @@ def test_a_flood_is_searched_only_at_its_end() -> None:
 
 
 # -- answered by the host, with or without views ----------------------------------------------------
-
-ASKER = r"""
-import os, sys, tty
-fd = sys.stdin.fileno()
-tty.setraw(fd)
-def ask(query, last):
-    os.write(1, query)
-    got = b""
-    while not got.endswith(last):
-        got += os.read(fd, 1)
-    return got.replace(b"\x1b", b"ESC")
-os.write(1, b"abc")
-answers = [ask(b"\x1b[6n", b"R"), ask(b"\x1b[c", b"c"), ask(b"\x1b[5n", b"n"), ask(b"\x1b[?6n", b"R")]
-os.write(1, b"\r\n" + b" ".join(answers) + b"\r\n")
-"""
 
 
 @pytest.mark.parametrize("views", [0, 2])

@@ -14,9 +14,9 @@ the test that left it.
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
+import pwd
 import shlex
 import shutil
 import signal
@@ -27,8 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from .isolation import MARK
+
 SSHD = "/usr/sbin/sshd"
-MARK = "OPENCLAW_TUI_TEST_MARK"
 
 
 def is_serving(path: Path) -> bool:
@@ -103,7 +104,7 @@ class SshRig:
                 raise RigUnavailable(f"{tool} is not installed (Debian: openssh-server, openssh-client)")
         # Short: socket paths must fit a Unix socket address.
         self.root = Path(tempfile.mkdtemp(prefix="oc-ssh-", dir="/tmp"))
-        self.user = getpass.getuser()
+        self.user = pwd.getpwuid(os.getuid()).pw_name  # whom sshd lets in: not $USER, which may say otherwise
         self.port = _free_port()
         self.hosts: dict[str, NodeHost] = {}
         self.sshd: subprocess.Popen[bytes] | None = None
@@ -214,6 +215,16 @@ class SshRig:
     def sshd_log(self) -> str:
         path = self.root / "sshd.log"
         return path.read_text(errors="replace")[-3000:] if path.exists() else "(no log)"
+
+
+A_CONFIG = "[tools.elevated]\nenabled = true\n"  # node a's host config: elevated runs allowed there
+
+
+def nodes_toml(rig: SshRig) -> str:
+    """``[nodes.a]`` (the forced key) and ``[nodes.b]`` (the plain key, naming the venv's python and the
+    socket, as a user does when ``openclaw-tui`` is not on ssh's PATH there)."""
+    b = rig.hosts["b"]
+    return rig.node_toml("a") + rig.node_toml("b", key="plain", command=rig.plain_command(b), socket=str(b.socket))
 
 
 def _free_port() -> int:

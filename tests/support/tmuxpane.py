@@ -2,15 +2,18 @@
 
 Tests read only what the pane shows, what tmux holds and what is on disk. The dashboard starts a host in
 the background when none serves, and that host outlives it by design: :func:`end_host` ends it (tests call
-it once they are done). :class:`Dashboard` also gives the dashboard a private host socket (in a folder of its own: sandboxed runs are refused a workdir beside it), a
-private temporary folder (``TMPDIR``, where the demo writes its scripts) and a private runtime folder
-(where copies are saved), and reaches its host as an agent would.
+it once they are done). :class:`Dashboard` also gives the dashboard a private host socket (in a folder
+of its own: sandboxed runs are refused a workdir beside it), a private temporary folder (``TMPDIR``, where
+the demo writes its scripts) and a private runtime folder (where copies are saved, and the notice shows
+their path), the socket and the runtime folder in a short folder under ``/tmp``; it reaches its host as an
+agent would. Both run the ``openclaw-tui`` beside the interpreter running the tests.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -25,6 +28,8 @@ from pathlib import Path
 import psutil
 
 from openclaw_tui.remote.wire import protocol as p
+
+from .hosts import socket_folder
 
 
 class Tmux:
@@ -86,10 +91,16 @@ def serve_host(env: dict[str, str], config: Path | str) -> Iterator[None]:
             serve.stdout.close()
 
 
+def console_script() -> list[str]:
+    """The ``openclaw-tui`` console script beside the interpreter running the tests, else that interpreter
+    running the CLI: never another install found on ``PATH`` (an older release, another checkout's venv),
+    and never a test that passes only in an activated venv."""
+    script = shutil.which("openclaw-tui", path=os.path.dirname(sys.executable))
+    return [script] if script else [sys.executable, "-m", "openclaw_tui.cli"]
+
+
 def dashboard_command() -> str:
-    script = shutil.which("openclaw-tui")
-    base = script if script else f"{sys.executable} -m openclaw_tui.cli"
-    return f"env OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS=1000 {base} --config /dev/null"
+    return f"env OPENCLAW_PROCESS_INPUT_WAIT_IDLE_MS=1000 {shlex.join(console_script())} --config /dev/null"
 
 
 
@@ -127,9 +138,10 @@ class Dashboard(Tmux):
 
     def __init__(self, tmp_path: Path, size: tuple[int, int], demo: bool = False) -> None:
         super().__init__()
-        self.sock = tmp_path / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
+        short = socket_folder()  # the socket, and copies whose path the notice line shows whole
+        self.sock = short / "sock" / "host.sock"  # a folder of its own: sandboxed runs cannot see it
         self.tmp = tmp_path / "tmp"
-        self.runtime = tmp_path / "run"
+        self.runtime = short / "run"
         for folder in (self.sock.parent, self.tmp, self.runtime):
             folder.mkdir(mode=0o700)
         self.env = {**os.environ, "TERM": "xterm-256color", "OPENCLAW_TUI_SOCKET": str(self.sock),
@@ -146,7 +158,9 @@ class Dashboard(Tmux):
         self.pid = int(self.run("list-panes", "-t", "dash", "-F", "#{pane_pid}").strip())
 
     def end_host(self) -> None:
+        """End the host the dashboard started, and remove the folder of its socket and copies."""
         end_host(self.sock)
+        shutil.rmtree(self.sock.parent.parent, ignore_errors=True)
 
     def wait_attached(self, timeout: float = 60.0) -> str:
         """Wait until the dashboard is up, its host answers, and the header no longer says it is connecting."""
@@ -154,7 +168,7 @@ class Dashboard(Tmux):
                          and host_pid(self.sock) is not None, "the dashboard attached to its host", timeout)
 
     def call(self, tool_call: dict[str, object], agent: str = "agent") -> dict[str, object]:
-        proc = subprocess.run([shutil.which("openclaw-tui") or "openclaw-tui", "call", json.dumps(tool_call),
-                               "--agent", agent], env=self.env, capture_output=True, text=True, timeout=30, check=False)
+        proc = subprocess.run([*console_script(), "call", json.dumps(tool_call), "--agent", agent],
+                              env=self.env, capture_output=True, text=True, timeout=30, check=False)
         return json.loads(proc.stdout)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,3 +23,14 @@ async def wait_for(predicate: Callable[[], Any], timeout: float = 20.0, what: st
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pause(step)
+
+
+async def finished(proc: subprocess.Popen[str], within: float = 60) -> tuple[int, str, str]:
+    """Exit status, stdout and stderr of ``proc``, killed if it has not ended ``within`` seconds."""
+    try:
+        out, err = await asyncio.to_thread(proc.communicate, timeout=within)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, out, err

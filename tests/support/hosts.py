@@ -1,22 +1,29 @@
-"""Hosts for tests whose teardown always ends: a failing test fails, it never hangs.
+"""Hosts for tests, built on test settings, served on sockets of their own, and closed within a deadline.
 
 Closing a host ends its sessions and waits until none of their processes is left, which a broken kill (a
 regression, or a child that ignores SIGTERM and escapes the SIGKILL) would make wait forever, stalling
 the whole run even under an outer timeout. Here closing has a deadline: past it, every process of every
 session is killed outright, the close gets a little longer to finish, and the test fails, naming the
-sessions that would not end.
+sessions that would not end: a failing test fails, it never hangs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import tempfile
 from collections.abc import AsyncIterator
-from typing import TypeVar
+from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
+from openclaw_tui import ToolHost
+from openclaw_tui.core.config.settings import ExecSettings, Settings
 from openclaw_tui.core.host.sessionhost import SessionHost
+from openclaw_tui.remote.server.hostserver import HostServer
 
 H = TypeVar("H", bound=SessionHost)
 CLOSE_S = 30.0  # a kill's grace and confirmation, for many sessions at once, on a loaded machine
@@ -49,3 +56,30 @@ async def hosting(host: H, deadline: float = CLOSE_S) -> AsyncIterator[H]:
         yield host
     finally:
         await close_within(host, deadline)
+
+
+def socket_folder() -> Path:
+    """A new private folder for sockets, under ``/tmp``; the caller removes it. A Unix socket's path holds
+    107 bytes at most, and ``tmp_path`` is as long as ``--basetemp`` and the test's name make it."""
+    return Path(tempfile.mkdtemp(prefix="oc-", dir="/tmp"))
+
+
+def exec_settings(**exec_changes: Any) -> Settings:
+    """Settings whose exec part bypasses clamps (short TTLs and thresholds for tests)."""
+    return Settings(exec=replace(ExecSettings(), **exec_changes))
+
+
+def make_host(**exec_changes: Any) -> AbstractAsyncContextManager[ToolHost]:
+    """``async with make_host(...) as host``: a host on :func:`exec_settings`, closed within a deadline."""
+    return hosting(ToolHost(settings=exec_settings(**exec_changes)))
+
+
+@contextlib.asynccontextmanager
+async def serving(host: ToolHost, sock: Path) -> AsyncIterator[tuple[ToolHost, Path]]:
+    """``host`` served on ``sock`` for the duration."""
+    server = HostServer(host, sock)
+    await server.start()
+    try:
+        yield host, sock
+    finally:
+        await server.close()

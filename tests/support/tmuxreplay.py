@@ -7,8 +7,8 @@ so tmux has parsed every byte before the piece ends; only then does the test res
 escape sequence or a UTF-8 character is moved to that sequence's start: nothing in a sequence acts before
 its last byte, so the screen is the same. The pane is read back with ``capture-pane`` and ``display``.
 
-The server is private (``-S`` socket in a temporary directory, its own config: no status line, so the
-window is the pane; ``xterm-256color``; no escape delay) and runs in a UTF-8 locale.
+The server is private (``-S`` socket in a short folder of its own under ``/tmp``, its own config: no status
+line, so the window is the pane; ``xterm-256color``; no escape delay) and runs in a UTF-8 locale.
 
 ``capture-pane`` only reports the cells a program wrote, not the blanks an erase, insert or scroll left in
 a background colour. For those, ``drawn=True`` also attaches a client to the pane from a second tmux whose
@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -28,6 +29,8 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+
+from .hosts import socket_folder
 
 TMUX_CONF = "set -g status off\nset -g default-terminal xterm-256color\nset -g escape-time 0\n"
 VIEWER_CONF = "set -g status off\nset -g default-terminal tmux-256color\nset -g escape-time 0\n"  # no bce
@@ -109,7 +112,7 @@ class TmuxReplay:
                drawn: bool = False) -> Pane:
         """The pane after ``data`` drawn from ``size`` (cols, rows), resized at each ``(offset, cols, rows)``."""
         name = "r" + uuid.uuid4().hex[:8]
-        self.socket = self.home / f"{name}.sock"
+        self.socket = socket_folder() / f"{name}.sock"
         ctl, ack = self.home / f"{name}.ctl", self.home / f"{name}.ack"
         os.mkfifo(ctl)
         os.mkfifo(ack)
@@ -134,6 +137,7 @@ class TmuxReplay:
                 return pane
         finally:
             self.close()  # a server per replay: nothing one replay leaves can change the next
+            shutil.rmtree(self.socket.parent, ignore_errors=True)
             ctl.unlink()
             ack.unlink()
 
@@ -141,7 +145,7 @@ class TmuxReplay:
         """``capture-pane -e`` of a second tmux's pane showing a client attached to pane ``name``."""
         conf = self.home / "viewer.conf"
         conf.write_text(VIEWER_CONF)
-        socket = self.home / f"{name}.viewer.sock"
+        socket = self.socket.with_name(f"{name}.viewer.sock")
         attach = " ".join(shlex.quote(a) for a in ("tmux", "-S", str(self.socket), "attach", "-t", name))
         viewer = ["tmux", "-S", str(socket), "-f", str(conf)]
 

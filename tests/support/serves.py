@@ -1,8 +1,10 @@
-"""A real ``openclaw-tui serve`` to re-execute: its own socket, config and state directory, optionally its own
-copy of the package (an "installed" version a test can upgrade or break before the re-exec).
+"""Real ``openclaw-tui serve`` processes of a test's own: each with its own socket, config and state directory.
 
-``Serve.reexec()`` runs the real ``openclaw-tui serve --reexec`` command; ``Serve.line()`` waits for the
-host's next line of output (it says what it kept after each re-exec). The package copy is put first on
+:class:`Serve` runs one host (and, after it dies, the next on the same socket) under a containment and starts
+every escape route in it, for the orphan and restart tests. :class:`ReexecServe` is one to re-execute,
+optionally from its own copy of the package (an "installed" version a test can upgrade or break before the
+re-exec): ``reexec()`` runs the real ``openclaw-tui serve --reexec`` command; ``line()`` waits for the host's
+next line of output (it says what it kept after each re-exec). The package copy is put first on
 ``PYTHONPATH``, so the host, its preflight and its next image all import it, as they would a package that
 ``pip install -U`` replaced.
 """
@@ -10,8 +12,10 @@ host's next line of output (it says what it kept after each re-exec). The packag
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -20,12 +24,93 @@ from typing import Any
 import openclaw_tui
 from openclaw_tui.remote.wire.client import HostClient
 
-from . import test_serve_orphans as orphans
+from .hosts import socket_folder
+from .orphans import ROUTES, escape_command, new_mark
+from .sessions import start_background
+from .waiting import wait_for
+
+CONFIG = """
+[tools.exec]
+host = "{where}"
+killGraceMs = 500
+
+[host]
+containment = "{mode}"
+"""
+LINE_S = 60.0
+LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
+FLOOD = ("python3 -u -c 'import time\n"
+         f"for i in range(1, {LINES} + 1):\n"
+         "    print(\"line\", i)\n"
+         "    if i % 40 == 0: time.sleep(0.01)'")
+"""A flood of numbered lines, paced so a re-exec falls in its middle."""
+EXPECTED = [f"line {i}" for i in range(1, LINES + 1)]
+
+
+class Serve:
+    """One ``openclaw-tui serve`` with its own socket, config and state directory."""
+
+    stderr: int = subprocess.DEVNULL  # where its stderr goes (a subclass that reads it: a pipe)
+
+    def __init__(self, tmp_path: Path, containment: str, state: Path | None = None) -> None:
+        where = "sandbox" if containment == "sandbox" else "gateway"
+        config = tmp_path / "config.toml"
+        config.write_text(CONFIG.format(where=where, mode="subreaper" if containment == "subreaper" else "auto"))
+        self.sock = socket_folder() / "run" / "host.sock"
+        self.state = state or tmp_path / "state"
+        self.env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(self.sock), "OPENCLAW_TUI_CONFIG": str(config),
+                    "XDG_STATE_HOME": str(self.state)}
+        self.procs: list[subprocess.Popen[str]] = []
+
+    async def start(self) -> subprocess.Popen[str]:
+        proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=self.env, text=True,
+                                stdout=subprocess.PIPE, stderr=self.stderr)
+        self.procs.append(proc)
+        assert "serving" in await self.line(proc)
+        return proc
+
+    @staticmethod
+    async def line(proc: subprocess.Popen[str], stream: str = "stdout") -> str:
+        pipe = getattr(proc, stream)
+        assert pipe is not None
+        return await asyncio.wait_for(asyncio.to_thread(pipe.readline), LINE_S)
+
+    async def escapes(self, workdir: Path) -> list[str]:
+        """Every escape route in a pipe session and in a PTY session; returns their two marks."""
+        marks = []
+        async with await HostClient.connect(self.sock) as client:
+            for pty in (False, True):
+                mark, cwd = new_mark(), workdir / f"pty-{pty}"
+                cwd.mkdir()
+                await start_background(client.call, escape_command(mark), workdir=str(cwd), pty=pty,
+                                       agent="main")
+                await wait_for(lambda: all((cwd / route).exists() for route in ROUTES), 30, "escapes in place")  # noqa: B023
+                marks.append(mark)
+        return marks
+
+    def record(self) -> dict:
+        (record,) = (self.state / "openclaw-tui" / "live").glob("*.json")
+        return json.loads(record.read_text())
+
+    async def close(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.to_thread(proc.wait, 30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+        shutil.rmtree(self.sock.parent.parent, ignore_errors=True)
+
 
 PACKAGE = Path(openclaw_tui.__file__).parent
 
 
-class Serve(orphans.Serve):
+class ReexecServe(Serve):
     """One ``openclaw-tui serve`` under test (``containment``: cgroup, subreaper or sandbox), run from a copy of
     the package when ``package`` (``installed``: what a test upgrades or breaks)."""
 
@@ -86,13 +171,6 @@ class Serve(orphans.Serve):
         async with await self.client() as client:
             return await client.call(call, agent=agent)
 
-    async def bg(self, command: str, pty: bool = False, **more: Any) -> str:
-        """A background session's id."""
-        r = await self.call({"tool": "exec", "command": command, "background": True, "pty": pty,
-                             "workdir": str(self.workdir), **more})
-        assert r["details"]["status"] == "running", r
-        return r["details"]["sessionId"]
-
     async def poll(self, sid: str, timeout_ms: int = 0, agent: str = "main") -> dict[str, Any]:
         return await self.call({"tool": "process", "action": "poll", "sessionId": sid, "timeout": timeout_ms}, agent)
 
@@ -112,6 +190,26 @@ class Serve(orphans.Serve):
     async def log(self, sid: str) -> str:
         r = await self.call({"tool": "process", "action": "log", "sessionId": sid, "limit": 1_000_000})
         return r["text"]
+
+
+def numbered(text: str) -> list[str]:
+    """The flood's lines in ``text``, in order."""
+    return [line for line in text.replace("\r", "").split("\n") if line.startswith("line ")]
+
+
+def waiting_for_the_host(pid: int) -> bool:
+    """The kernel shows ``pid`` blocked reading its socket: its request is out, its answer not yet in."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() == "unix_stream_read_generic"
+    except OSError:
+        return False
+
+
+def cli_call(serve: ReexecServe, request: dict, agent: str = "main") -> subprocess.Popen[str]:
+    """``openclaw-tui call`` under way (started, not awaited)."""
+    return subprocess.Popen([sys.executable, "-m", "openclaw_tui", "call", json.dumps(request), "--agent", agent],
+                            env=serve.env, cwd=serve.workdir, text=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
 
 
 def install(where: Path, version: str | None = None) -> None:

@@ -1,9 +1,10 @@
-"""Test helpers: two real implementations of ``RawSource`` for live views.
+"""Raw output for live views and terminal replies: two real ``RawSource`` kinds, and terminal queries.
 
 ``MemorySource`` holds a real ``RawRing`` that the test appends to, and records resizes (as size marks in
 the ring, the way a session does, and in ``resizes``).
 ``PtySource`` runs a real child in a PTY and drains it on the asyncio loop the way the core does
 (``loop.add_reader`` + ``os.read``, ``EIO`` meaning end of file); it is test code, not product code.
+``ANSWERS`` pairs each query with xterm's answer, and ``ASKER`` is a program that asks four of them.
 """
 
 from __future__ import annotations
@@ -29,6 +30,22 @@ ANSWERS = [
     (b"\x1b[>0c", b"\x1b[>1;10;0c"),
 ]
 """Each query a terminal answers, with the answer xterm gives."""
+
+ASKER = r"""
+import os, sys, tty
+fd = sys.stdin.fileno()
+tty.setraw(fd)
+def ask(query, last):
+    os.write(1, query)
+    got = b""
+    while not got.endswith(last):
+        got += os.read(fd, 1)
+    return got.replace(b"\x1b", b"ESC")
+os.write(1, b"abc")
+answers = [ask(b"\x1b[6n", b"R"), ask(b"\x1b[c", b"c"), ask(b"\x1b[5n", b"n"), ask(b"\x1b[?6n", b"R")]
+os.write(1, b"\r\n" + b" ".join(answers) + b"\r\n")
+"""
+"""A program (``python -c ASKER`` in a PTY) that asks four of them, one at a time, and prints the answers."""
 
 
 class _Listeners:
