@@ -41,11 +41,13 @@ def no_orphans(request: pytest.FixtureRequest):
         left = leftovers()
     if left:
         desc = [f"{p.pid} {' '.join(p.cmdline())}" for p in left if p.is_running()]
-        for p in left:
-            try:
-                p.send_signal(signal.SIGKILL)
-            except psutil.Error:
-                pass
+        for sig in (signal.SIGTERM, signal.SIGKILL):  # TERM first: a script's clean-up trap runs
+            for p in left:
+                try:
+                    p.send_signal(sig)
+                except psutil.Error:
+                    pass
+            _, left = psutil.wait_procs(left, timeout=1)
         if desc:
             pytest.fail(f"processes left running after the test: {desc}")
 

@@ -1,6 +1,6 @@
 """A test run kept apart from the machine it runs on, and the marker that finds what a test left running.
 
-:func:`isolate` gives the run state and config folders of its own and drops the product's variables from the
+:func:`isolate` gives the run a home, state and config folders of its own and drops the product's variables from the
 environment it started in, so a user's config, or a socket an outer host exported, never changes what a host
 or command under test does. Every child inherits :data:`MARK`, so :func:`leftovers` finds one even after
 it was re-parented away from the test process (the case an orphan check by parentage would miss), and
@@ -31,8 +31,11 @@ def isolate() -> list[Path]:
     os.environ[MARK] = uuid.uuid4().hex
     state = tempfile.mkdtemp(prefix="openclaw-tui-test-state-")
     config = tempfile.mkdtemp(prefix="openclaw-tui-test-config-")
-    os.environ["XDG_STATE_HOME"], os.environ["XDG_CONFIG_HOME"] = state, config
-    return [Path(state), Path(config)]
+    # a home of the run's own, outside /tmp (which the sandbox may give a run privately): the user's shell
+    # start-up files (a pyenv rehash waiting on its lock), dotfiles and credentials never reach a test
+    home = tempfile.mkdtemp(prefix="openclaw-tui-test-home-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
+    os.environ["XDG_STATE_HOME"], os.environ["XDG_CONFIG_HOME"], os.environ["HOME"] = state, config, home
+    return [Path(state), Path(config), Path(home)]
 
 
 def leftovers() -> list[psutil.Process]:
