@@ -21,7 +21,13 @@ fresh interpreter: the time each frame takes (Textual's screen update: layout an
 operator scrolls the list with the arrows, page keys and Home/End; target p95 <= 16 ms. Also the
 dashboard's memory (RSS) before the sessions and with them.
 
-Run: ``python bench/dashboard.py [--only p2,p3,p8,p9] [--lines 14000000] [--keys 200] [--floods 10]
+Scrollback (issue 22): a PTY session fills its 1 MiB raw ring with numbered lines (``seq``); the view scrolls
+back through 10,000 lines of the history a page at a time (``pageup``), timing each of Textual's screen updates
+(target p95 <= 16 ms); then a search over the whole ring, from the pattern given to the view until every row
+of the view with the first match is drawn (target <= 100 ms; the history is already replayed, as it is once
+the operator has scrolled; the replay's own time is printed beside it).
+
+Run: ``python bench/dashboard.py [--only p2,p3,p8,p9,sb] [--lines 14000000] [--keys 200] [--floods 10]
 [--idle-s 30] [--sessions 1000]``.
 """
 
@@ -313,6 +319,51 @@ def print_p9(r: dict[str, float], count: int) -> None:
     print(f"P9 frame ms p95 while scrolling: {r['p95']:.1f} (target <= 16)")
 
 
+async def scrollback() -> None:
+    """Frames while paging back through 10,000 lines of history, and a search over the full ring."""
+    from openclaw_tui.terminal import compile_search
+
+    host = ToolHost(env={}, config_path="/dev/null")
+    app = make_app(host)
+    with frame_timer() as frames:
+        async with app.run_test(size=(120, 40)) as pilot:
+            terminal = app.workspace.view.terminal
+            sid = await start(host, "seq 1 200000; sleep 600")
+            session = host.session(sid)
+            await until(lambda: app.workspace.select(sid) and terminal.live is not None)
+            await until(lambda: "200000" in terminal.screen_text(), timeout=60)
+            began = time.perf_counter()
+            await pilot.press("pageup")
+            await until(lambda: terminal.pager is not None and terminal.pager.ready, timeout=60)
+            replay_s = time.perf_counter() - began
+            pager = terminal.pager
+            assert pager is not None
+            lines = pager.last - pager.first + 1
+            frames.clear()
+            while pager.back < 10_000:
+                await pilot.press("pageup")
+            await pilot.pause(0.1)
+            shown = sorted(frames)
+            await pilot.press("end")
+            await pilot.pause(0.2)
+            pattern = compile_search("10007", False)  # early in the ring: the whole history is searched
+            began = time.perf_counter()
+            found = terminal.search(pattern)
+            assert found is not None and found.current is not None
+            for y in range(terminal.size.height):
+                terminal.render_line(y)
+            search_ms = (time.perf_counter() - began) * 1000
+            ring = session.raw
+            print(f"SB ring: {len(ring) / 2**20:.2f} MiB, {lines} lines replayed in {replay_s:.2f} s (a worker thread)")
+            print(f"SB paging back 10,000 lines: {len(shown)} frames, p50 {statistics.median(shown):.1f} ms, "
+                  f"max {shown[-1]:.1f} ms")
+            print(f"SB frame ms p95 while scrolling the history: {shown[int(0.95 * (len(shown) - 1))]:.1f} "
+                  "(target <= 16)")
+            print(f"SB search over the full ring, first match drawn: {search_ms:.1f} ms, {len(found.matches)} matches "
+                  "(target <= 100)")
+            await host.close()
+
+
 async def main(args: argparse.Namespace) -> None:
     only = set(args.only.split(","))
     if only & {"p2", "p3"}:
@@ -331,6 +382,8 @@ async def main(args: argparse.Namespace) -> None:
         out = subprocess.run([sys.executable, __file__, "--only", "p9-run", "--sessions", str(args.sessions)],
                              capture_output=True, text=True, check=True).stdout
         print_p9(json.loads(out.splitlines()[-1]), args.sessions)
+    if "sb" in only:
+        await scrollback()
     if "p8-host" in only:
         print(await host_cpu(args.idle_s))
     if "p9-run" in only:
@@ -339,7 +392,7 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="p2,p3,p8,p9", help="comma-separated: p2, p3, p8, p9")
+    parser.add_argument("--only", default="p2,p3,p8,p9,sb", help="comma-separated: p2, p3, p8, p9, sb")
     parser.add_argument("--lines", type=int, default=14_000_000, help="lines of the P2 flood (14M ~ 107 MB)")
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--floods", type=int, default=10)

@@ -63,6 +63,17 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .engine import Engine as Engine
     from .liveview import LiveView as LiveView
+    from .matches import (
+        Found as Found,
+        LineIndex as LineIndex,
+        Match as Match,
+        SearchError as SearchError,
+        compile_search as compile_search,
+        find_all as find_all,
+    )
+    from .mousereport import Act as Act, mouse_report as mouse_report, tracking as tracking
+    from .scrollback import Scrollback as Scrollback
+    from .selection import Selection as Selection, Unit as Unit, char_at as char_at, column_of as column_of
     from .source import RawSource as RawSource
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from .catchup import skip_ahead
 from .emulator import TerminalScreen
-from .sizes import feed_sized, rows_to_rebuild
+from .sizes import feed_sized, feed_slices, rows_to_rebuild
 from .source import RawSource
 
 SLICE = 16 * 1024  # most bytes fed per step: big enough to amortise calls, small enough to stop on time
@@ -68,29 +68,9 @@ class LiveView:
         if self._offset < ring.start or ring.end - self._offset > budget_bytes:
             self._rebuild(budget_bytes)
             return True
-        deadline = time.perf_counter() + self.budget
         piece = min(SLICE, max(MIN_SLICE, budget_bytes // 4))  # several deadline checks per frame
-        while True:
-            self._mark = max(self._mark, ring.marks_base)
-            marks = ring.marks_from(self._mark)
-            for mark in marks:  # resizes that happened where the parse stands
-                if mark.offset > self._offset:
-                    break
-                self.screen.resize(mark.cols, mark.rows)
-                self._mark += 1
-            if self._offset >= ring.end:
-                break
-            limit = piece
-            if self._mark < ring.marks_end:  # stop at the next resize
-                limit = min(limit, ring.marks_from(self._mark)[0].offset - self._offset)
-            start, data = ring.read(self._offset, limit)
-            began = time.perf_counter()
-            self.screen.feed(data)
-            finished = time.perf_counter()
-            self._measure(len(data), finished - began)
-            self._offset = start + len(data)
-            if finished >= deadline:
-                break
+        self._offset, self._mark = feed_slices(self.screen, ring, self._offset, self._mark, piece,
+                                               time.perf_counter() + self.budget, self._measure)
         return True
 
     def close(self) -> None:

@@ -6,9 +6,10 @@ Every replay starts at the size in force where it starts and splits its feeds at
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 
-from openclaw_tui.core.session import SizeMark
+from openclaw_tui.core.session import RawRing, SizeMark
 
 from .emulator import TerminalScreen
 
@@ -45,3 +46,34 @@ def rows_to_rebuild(rows: int, marks: Iterable[SizeMark]) -> int:
         rewrapped = tallest
         last = mark.rows
     return max(tallest, grown) + rewrapped
+
+
+def feed_slices(screen: TerminalScreen, ring: RawRing, offset: int, mark: int, piece: int, deadline: float,
+                measure: Callable[[int, float], None] | None = None, upto: int | None = None) -> tuple[int, int]:
+    """Feed ``screen`` the ring's bytes from ``offset`` on, ``piece`` bytes at a time, until the ring's end (or
+    offset ``upto``) or ``deadline`` (``perf_counter``), resizing it at each size mark where the mark falls;
+    ``mark`` is the number of the next mark to apply. ``measure(bytes, seconds)`` hears each feed. Returns the
+    new (offset, mark).
+    """
+    end = ring.end if upto is None else min(upto, ring.end)
+    while True:
+        mark = max(mark, ring.marks_base)
+        for size in ring.marks_from(mark):  # resizes that happened where the replay stands
+            if size.offset > offset:
+                break
+            screen.resize(size.cols, size.rows)
+            mark += 1
+        if offset >= end:
+            return offset, mark
+        limit = min(piece, end - offset)
+        if mark < ring.marks_end:  # stop at the next resize
+            limit = min(limit, ring.marks_from(mark)[0].offset - offset)
+        start, data = ring.read(offset, limit)
+        began = time.perf_counter()
+        screen.feed(data)
+        finished = time.perf_counter()
+        if measure is not None:
+            measure(len(data), finished - began)
+        offset = start + len(data)
+        if finished >= deadline:
+            return offset, mark

@@ -18,6 +18,7 @@ from .dialogs.approval_queue import ApprovalQueue
 from .dialogs.base import Dialog
 from .dialogs.paste import PasteDialog
 from .dialogs.pattern_editor import PatternEditor
+from .reading.searchbar import SearchBar
 from .sessions.filters import FilterBar
 from .sessions.list import SessionList
 from .sessions.log_pane import LogPane
@@ -49,9 +50,19 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "log", "the agent's log view, and who sent each input"),
         (LogPane, "log-older", "log view: older lines"),
         (LogPane, "log-newer", "log view: newer lines"),
-        (Workspace, "copy", "copy the screen (PTY) or the log (pipe)"),
+        (Workspace, "copy", "copy the selection (a drag, a double-click: a word, a triple-click: a line), "
+                            "or else copy the screen (PTY) or the log (pipe)"),
+        (Workspace, "scroll-up", "scroll the view back into the session's history (also the wheel)"),
+        (Workspace, "scroll-down", "scroll the view forward; past the newest line it follows again"),
+        (Workspace, "follow", "scrolled back, searched or selected: back to the live output"),
+        (Workspace, "zoom", "zoom: the session's view over the whole screen, or back"),
     ]),
     ("Finding", [
+        (Workspace, "search", "search the output, screen and history, as you type (smart case)"),
+        (SearchBar, "search-regex", "in the search: a regular expression, or plain text"),
+        (SearchBar, "search-step", "in the search: the next match back"),
+        (Workspace, "search-next", "the next match back (wraps around)"),
+        (Workspace, "search-previous", "the previous match, towards the newest"),
         (SessionsPane, "filter", "filter by text in id, name, command or agent"),
         (FilterBar, "filter-clear", "in the filter: clear it"),
         (SessionsPane, "state-filter", "cycle the state: all, running, waiting, finished, failed"),

@@ -83,6 +83,7 @@ class Pane:
     size: tuple[int, int]
     alternate: bool
     drawn: list[str] | None = None
+    styled_history: list[str] | None = None  # the history's rows with their SGRs (``capture-pane -e -S -``)
 
 
 class TmuxReplay:
@@ -173,6 +174,7 @@ class TmuxReplay:
             plain = self("capture-pane", "-p", "-N", "-t", name)
             styled = self("capture-pane", "-p", "-e", "-N", "-t", name)
             history = self("capture-pane", "-p", "-N", "-S", "-", "-E", "-1", "-t", name)
+            styled_history = self("capture-pane", "-p", "-e", "-N", "-S", "-", "-E", "-1", "-t", name)
             if info == self("display", "-p", "-t", name, fmt).strip() or time.monotonic() > deadline:
                 break
         x, y, cols, rows, alt = (int(v) for v in info.split(","))
@@ -181,4 +183,5 @@ class TmuxReplay:
         styled_lines = styled.split("\n")[:rows]
         styled_lines += [""] * (rows - len(styled_lines))
         history_lines = [line.rstrip() for line in history.split("\n")[:-1]]
-        return Pane([line.rstrip() for line in lines], styled_lines, history_lines, (x, y), (cols, rows), bool(alt))
+        return Pane([line.rstrip() for line in lines], styled_lines, history_lines, (x, y), (cols, rows), bool(alt),
+                    styled_history=styled_history.split("\n")[:-1])

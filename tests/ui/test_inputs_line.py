@@ -28,7 +28,7 @@ async def test_inputs_are_shown_by_their_recorded_preview_never_by_what_was_sent
         await pilot.press("l")
         pane = app.workspace.view.log_pane
         await until(pilot, lambda: pane.details.get("inputs"), "the transcript")
-        listed = str(pane.query_one("#log-inputs").render())
+        listed = pane.inputs_text
         assert "•••" in listed and "hunter2" not in listed and "hunter2" not in pane.text
 
 

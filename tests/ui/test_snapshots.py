@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
@@ -16,7 +17,7 @@ from openclaw_tui.ui.dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import SessionList
 
-from ..support.pilots import SIZE, ClosingApp, new_host, screen_text, until
+from ..support.pilots import SIZE, SMALL, ClosingApp, new_host, screen_text, until
 from ..support.sessions import start_background
 
 SOCKET = "/run/user/1000/openclaw-tui/host.sock"
@@ -144,3 +145,39 @@ def test_type_through_mode_shows_how_to_leave(snap_compare, frozen):
         await settle(pilot)
 
     assert snap_compare(dashboard(), terminal_size=SIZE, run_before=run_before)
+
+
+NUMBERED = ("for i in $(seq 1 300); do if [ $((i % 21)) = 0 ]; then printf 'line %d \\033[31merror\\033[0m here\\n' $i; "
+            "else echo \"line $i\"; fi; done; sleep 60")
+
+
+@pytest.mark.parametrize("size", [(120, 40), SMALL], ids=["120x40", "80x24"])
+def test_history_searched_with_every_match_highlighted(snap_compare, frozen, size):
+    """Scrolled back into a PTY run's history, searching ``error``: every match marked, the current one in its
+    own colour, the count in the input and the notice row saying how far back the view stands."""
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        sid = await start_background(app.host.call, NUMBERED, pty=True, workdir="/tmp")
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        await until(pilot, lambda: "line 300" in screen_text(app), "the output on screen")
+        await pilot.press("ctrl+f", *"error", "enter", "enter")
+        terminal = app.workspace.view.terminal
+        await until(pilot, lambda: terminal.pager is not None and terminal.pager.ready, "the whole history")
+        await until(pilot, lambda: str(app.query_one("#search-count").render()).strip() == "3/14", "the third match")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(600_000), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", [(120, 40), SMALL], ids=["120x40", "80x24"])
+def test_zoomed_view(snap_compare, frozen, size):
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        sid = await start_background(app.host.call, COLOURS, pty=True, workdir="/tmp")
+        await until(pilot, lambda: app.workspace.select(sid), "the session selected")
+        await until(pilot, lambda: "build$" in screen_text(app), "the output on screen")
+        await pilot.press("z")
+        await until(pilot, lambda: app.workspace.zoomed, "zoomed")
+        await settle(pilot)
+
+    assert snap_compare(dashboard(600_000), terminal_size=size, run_before=run_before)

@@ -104,6 +104,7 @@ from openclaw_tui.core.exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
+    from .cells import char_width as char_width
     from .modeswitch import TerminalModes as TerminalModes
     from .runs import Run as Run
     from .screen import TerminalScreen as TerminalScreen

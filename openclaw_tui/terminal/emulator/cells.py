@@ -48,6 +48,14 @@ class Row(dict[int, Cell]):
         return DEFAULT_CELL
 
 
+def line_cells(line: Row, width: int) -> list[Cell]:
+    """The full width of one row, on the screen or in the history, as cells (a stub has empty ``data``)."""
+    if not line:
+        return [DEFAULT_CELL] * width
+    get = line.get
+    return [get(x, DEFAULT_CELL) for x in range(width)]
+
+
 def blank_row(fill: Cell, columns: int) -> Row:
     """A row of ``fill`` blanks: empty when the blank is the default one (the common case)."""
     row = Row()

@@ -6,7 +6,7 @@ It knows rows and cells, never the cursor, the modes or the escape sequences (th
 
 from __future__ import annotations
 
-from .cells import DEFAULT_CELL, STUB, Cell, Row, blank_row, cells_of, new_grid
+from .cells import DEFAULT_CELL, STUB, Cell, Row, blank_row, cells_of, line_cells, new_grid
 from .reflow import Lines
 
 HISTORY_LINES = 1000  # rows kept for resizes; a tenth is dropped at once when full, as tmux trims its history
@@ -18,18 +18,26 @@ class Grid:
     Attributes:
         width, height: size in cells.
         rows: the visible rows, top first (each a sparse {column: Cell}, see :class:`~.cells.Row`).
-        history: rows scrolled off the top of the main screen, oldest first (kept for resizes only).
+        history: rows scrolled off the top of the main screen, oldest first (kept for resizes, and for
+            scrolling back when the screen is a session's scrollback).
+        history_limit: the most rows ``history`` keeps.
         hscrolled: how many of those scrolling put there (a taller screen pulls them back).
+        pushed: rows ever moved into the history, so a reader can hold on to a line while more arrive.
+        generation: bumped whenever the history is rearranged (a resize rewraps it, ``ESC[3J`` clears it).
         dirty: rows changed since the painter last took them.
     """
 
-    __slots__ = ("_main", "_main_size", "dirty", "height", "history", "hscrolled", "rows", "width")
+    __slots__ = ("_main", "_main_size", "dirty", "generation", "height", "history", "history_limit", "hscrolled",
+                 "pushed", "rows", "width")
 
-    def __init__(self, width: int, height: int) -> None:
+    def __init__(self, width: int, height: int, history_limit: int = HISTORY_LINES) -> None:
         self.width, self.height = width, height
         self.rows: list[Row] = new_grid(height)
         self.history: list[Row] = []
+        self.history_limit = history_limit
         self.hscrolled = 0
+        self.pushed = 0
+        self.generation = 0
         self.dirty: set[int] = set(range(height))
         self._main: list[Row] | None = None  # the main screen's rows while the alternate screen is shown
         self._main_size = (width, height)
@@ -106,8 +114,9 @@ class Grid:
         rows, history = self.rows, self.history
         history.append(rows.pop(0))
         rows.append(Row() if fill is DEFAULT_CELL else blank_row(fill, self.width))
-        if len(history) > HISTORY_LINES:
-            del history[: HISTORY_LINES // 10]
+        self.pushed += 1
+        if len(history) > self.history_limit:
+            del history[: self.history_limit // 10]
         self.hscrolled = min(self.hscrolled + 1, len(history))
         if len(self.dirty) < self.height:
             self.dirty.update(range(self.height))
@@ -115,16 +124,18 @@ class Grid:
     # -- the history -----------------------------------------------------------------------------
 
     def to_history(self, rows: list[Row]) -> None:
-        history = self.history
-        if len(history) + len(rows) > HISTORY_LINES:
-            del history[: len(history) + len(rows) - HISTORY_LINES + HISTORY_LINES // 10]
+        history, limit = self.history, self.history_limit
+        if len(history) + len(rows) > limit:
+            del history[: len(history) + len(rows) - limit + limit // 10]
         history.extend(rows)
+        self.pushed += len(rows)
         self.hscrolled = min(self.hscrolled + len(rows), len(history))
 
     def clear_history(self) -> None:
         """``CSI 3 J``: forget the rows scrolled off the top."""
         self.history = []
         self.hscrolled = 0
+        self.generation += 1
 
     def clear_to_history(self, fill: Cell) -> int:
         """A full clear of the main screen first scrolls its used rows into the history, as tmux does, and
@@ -254,8 +265,9 @@ class Grid:
 
     def _take(self, lines: Lines, width: int, height: int) -> tuple[int, int]:
         """Adopt the rows of a resize; returns the cursor."""
-        self.history = lines.history[-HISTORY_LINES:]
+        self.history = lines.history[-self.history_limit:]
         self.hscrolled = min(lines.hscrolled, len(self.history))
+        self.generation += 1
         self.rows = lines.visible
         self.width, self.height = width, height
         self.dirty.update(range(height))
@@ -265,8 +277,4 @@ class Grid:
 
     def row_cells(self, y: int) -> list[Cell]:
         """The full width of row ``y`` as cells (a wide character's stub has empty ``data``)."""
-        line = self.rows[y]
-        if not line:
-            return [DEFAULT_CELL] * self.width
-        get = line.get
-        return [get(x, DEFAULT_CELL) for x in range(self.width)]
+        return line_cells(self.rows[y], self.width)

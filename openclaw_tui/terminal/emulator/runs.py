@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 from operator import attrgetter, itemgetter
 
-from .cells import Cell
+from .cells import Cell, line_cells
 from .grid import Grid
 from .style import Style
 
@@ -17,6 +17,11 @@ _data_of = itemgetter(0)
 def text_rows(grid: Grid) -> list[str]:
     """One string per row, padded to the width; a wide character appears once."""
     return ["".join(map(_data_of, grid.row_cells(y))) for y in range(grid.height)]
+
+
+def history_runs(grid: Grid, n: int) -> list[Run]:
+    """History row ``n`` (0: the oldest kept) as runs of equal style, at the grid's width."""
+    return _group(line_cells(grid.history[n], grid.width))
 
 
 def row_runs(grid: Grid, y: int, cursor_x: int | None = None) -> list[Run]:

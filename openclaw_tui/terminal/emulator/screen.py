@@ -10,13 +10,14 @@ from collections.abc import Callable
 
 from openclaw_tui.core.vt import sequences as vt
 
-from .cells import Cell, CellCache, cells_of
+from .cells import Cell, CellCache, cells_of, line_cells
 from .dispatch import CSI, ESC, SECONDARY_DA, report_device_status
 from .editing import alignment_display, draw
+from .grid import HISTORY_LINES
 from .modeswitch import TerminalModes, modes_of, reset_mode, set_mode, soft_reset
 from .moves import backspace, carriage_return, tab
 from .parser import ByteParser, int_params
-from .runs import Run, row_runs, text_rows
+from .runs import Run, history_runs, row_runs, text_rows
 from .scrolling import down, linefeed
 from .state import TAB_WIDTH, ScreenState
 from .style import DEFAULT_STYLE, Style, apply_sgr
@@ -33,10 +34,13 @@ class TerminalScreen(ScreenState):
         cols: width in cells.
         rows: height in cells.
         on_reply: receives the bytes a terminal would send back for queries (``ESC[6n``, ``ESC[c`` ...).
+        history: the most rows scrolled off the top that are kept (enough for resizes, by default; a
+            session's scrollback keeps far more).
     """
 
-    def __init__(self, cols: int, rows: int, on_reply: Callable[[bytes], None] | None = None) -> None:
-        super().__init__(cols, rows, on_reply)
+    def __init__(self, cols: int, rows: int, on_reply: Callable[[bytes], None] | None = None,
+                 history: int = HISTORY_LINES) -> None:
+        super().__init__(cols, rows, on_reply, history)
         self._parser = ByteParser(self)
 
     def feed(self, data: bytes) -> None:
@@ -183,6 +187,50 @@ class TerminalScreen(ScreenState):
         """Row ``y`` as runs of equal style; with ``show_cursor`` the visible cursor cell is its own run."""
         x, cursor_y = self.cursor_xy
         return row_runs(self.grid, y, x if show_cursor and self.cursor_shown and cursor_y == y else None)
+
+    # -- reading the history and the screen as one list of lines (scrolling back) -----------------
+
+    @property
+    def lines(self) -> int:
+        """Lines of history kept plus the screen's rows."""
+        return len(self.grid.history) + self.grid.height
+
+    @property
+    def first_line(self) -> int:
+        """The number of the oldest line kept, counting every line that ever scrolled into the history, so a
+        line keeps its number while more arrive (until :attr:`generation` changes)."""
+        return self.grid.pushed - len(self.grid.history)
+
+    @property
+    def generation(self) -> int:
+        """Changes when the history is rearranged (a resize rewraps it, ``ESC[3J`` clears it)."""
+        return self.grid.generation
+
+    def line_runs(self, n: int) -> list[Run]:
+        """Line ``n`` of history + screen (0: the oldest history row kept) as runs, with no cursor."""
+        history = len(self.grid.history)
+        return history_runs(self.grid, n) if n < history else row_runs(self.grid, n - history)
+
+    def line_text(self, n: int) -> str:
+        """Line ``n`` of history + screen as text, padded to the width; a wide character appears once."""
+        history = len(self.grid.history)
+        row = self.grid.history[n] if n < history else self.grid.rows[n - history]
+        width = self.grid.width
+        chars = [" "] * width  # only the cells a row holds are read: a search reads every line of the history
+        for x, cell in row.items():
+            if x < width:
+                chars[x] = cell.data
+        return "".join(chars)
+
+    def line_wrapped(self, n: int) -> bool:
+        """Whether line ``n`` ran on into the next by autowrap (copied text joins the two)."""
+        history = len(self.grid.history)
+        return (self.grid.history[n] if n < history else self.grid.rows[n - history]).wrapped
+
+    def line_cells(self, n: int) -> list[Cell]:
+        """Line ``n`` of history + screen as cells."""
+        history = len(self.grid.history)
+        return line_cells(self.grid.history[n], self.grid.width) if n < history else self.grid.row_cells(n - history)
 
     def take_dirty(self) -> set[int]:
         """Rows changed since the last call (all rows after a reset or resize); clears the set."""

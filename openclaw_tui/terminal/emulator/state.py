@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from .cells import DEFAULT_CELL, Cell, CellCache, blank_of, cells_of
-from .grid import Grid
+from .grid import HISTORY_LINES, Grid
 from .style import DEFAULT_STYLE
 
 TAB_WIDTH = 8  # tab stops at power-on: every eight columns
@@ -50,11 +50,13 @@ class ScreenState:
         cols: width in cells.
         rows: height in cells.
         on_reply: receives the bytes a terminal would send back for queries (``ESC[6n``, ``ESC[c`` ...).
+        history: the most rows scrolled off the top that are kept (enough for resizes, by default).
     """
 
-    def __init__(self, cols: int, rows: int, on_reply: Callable[[bytes], None] | None = None) -> None:
+    def __init__(self, cols: int, rows: int, on_reply: Callable[[bytes], None] | None = None,
+                 history: int = HISTORY_LINES) -> None:
         self.on_reply = on_reply
-        self.grid = Grid(cols, rows)
+        self.grid = Grid(cols, rows, history)
         self._power_on()
 
     def reset(self) -> None:

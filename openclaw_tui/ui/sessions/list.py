@@ -35,8 +35,8 @@ class SessionList(ScrollView, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "move(-1)", "Previous", id="list-up", show=False),
         Binding("down", "move(1)", "Next", id="list-down", show=False),
-        Binding("pageup", "page(-1)", "Page up", id="list-page-up", show=False),
-        Binding("pagedown", "page(1)", "Page down", id="list-page-down", show=False),
+        Binding("ctrl+pageup", "page(-1)", "Page up", id="list-page-up", show=False),  # pageup: the view's history
+        Binding("ctrl+pagedown", "page(1)", "Page down", id="list-page-down", show=False),
         Binding("home", "first", "First session", id="list-first", show=False),
         Binding("end", "last", "Last session", id="list-last", show=False),
     ]
@@ -114,6 +114,10 @@ class SessionList(ScrollView, can_focus=True):
             self._painted = rows
         self._announce()
 
+    def rows_wanted(self) -> int:
+        """Rows the list needs to show every session (or, empty, its message saying why)."""
+        return len(self._ids) or len(self.empty_message())
+
     def select(self, session_id: str) -> bool:
         """Move the cursor to ``session_id`` if it is listed."""
         if session_id not in self._ids:
@@ -130,6 +134,10 @@ class SessionList(ScrollView, can_focus=True):
 
     def action_first(self) -> None:
         self._move_to(0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A scroll view's own pageup/pagedown would scroll the list: those keys scroll the session's history.
+        return action not in ("page_up", "page_down")
 
     def action_last(self) -> None:
         self._move_to(len(self._ids) - 1)
@@ -175,8 +183,7 @@ class SessionList(ScrollView, can_focus=True):
         self.refresh()
 
     def _virtual_size(self) -> Size:
-        rows = len(self._ids) or len(self.empty_message())  # an empty list has its message to show
-        return Size(self.scrollable_content_region.width, rows + HEADER_ROWS)
+        return Size(self.scrollable_content_region.width, self.rows_wanted() + HEADER_ROWS)
 
     def _visible_rows(self) -> list[tuple[object, ...]]:
         top = self.scroll_offset.y

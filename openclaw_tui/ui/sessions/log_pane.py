@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from openclaw_tui.remote.mirror import HostView
 
 from .. import clock
+from ..reading.linelog import LineLog, Runs
 from .inputs import input_preview
 
 PAGE = 200
 
 
-class LogPane(VerticalScroll, can_focus=True):
+class LogPane(LineLog):
     """Shows one page of a session's log; ``load`` fetches it again (the tail unless paged back)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -35,36 +34,41 @@ class LogPane(VerticalScroll, can_focus=True):
         self.page_offset: int | None = None  # None: the tail, as an agent's log with no offset
         self.details: dict[str, Any] = {}
         self.text = ""
-
-    def compose(self) -> ComposeResult:
-        yield Static("", id="log-text", markup=False)
-        yield Static("", id="log-inputs")
+        self.inputs_text = ""  # the list of who sent what, as shown under the log
+        self._lines: list[Text] = []
 
     async def show(self, session_id: str | None) -> None:
         if session_id != self.session_id:
             self.session_id = session_id
             self.page_offset = None
+            self.forget_lines()
+            self.follow()
         await self.load()
 
     @property
     def following(self) -> bool:
-        return self.page_offset is None
+        """On the tail page and at its end: new output is shown as it comes."""
+        return self.page_offset is None and super().following
 
     async def load(self) -> None:
         if self.session_id is None:
-            self.query_one("#log-text", Static).update("")
-            self.query_one("#log-inputs", Static).update("")
+            self._show("", [])
             return
         call: dict[str, Any] = {"tool": "process", "action": "log", "sessionId": self.session_id}
         if self.page_offset is not None:
             call.update(offset=self.page_offset, limit=PAGE)
         res = await self.host.call(call, agent=None)
         self.details = res["details"]
-        self.text = res["text"]
-        self.query_one("#log-text", Static).update(res["text"])
-        self.query_one("#log-inputs", Static).update(self._inputs(self.details.get("inputs") or []))
-        if self.following:
-            self.scroll_end(animate=False)
+        self._show(res["text"], self.details.get("inputs") or [])
+
+    def _show(self, text: str, inputs: list[dict[str, Any]]) -> None:
+        self.text = text
+        lines = [Text(line.expandtabs(8)) for line in text.split("\n")] if text else []
+        listed = self._inputs(inputs)
+        self._lines = [*lines, Text(), *listed.split("\n")]
+        self.inputs_text = listed.plain
+        self.forget_lines()
+        self.lines_changed(max((line.cell_len for line in self._lines), default=0))
 
     def _inputs(self, inputs: list[dict[str, Any]]) -> Text:
         out = Text()
@@ -89,6 +93,20 @@ class LogPane(VerticalScroll, can_focus=True):
                 return
             nxt = self.page_offset + PAGE
             self.page_offset = None if nxt + PAGE >= total else nxt
+        if self.page_offset is None:
+            self.follow()
         await self.load()
-        if not self.following:
-            self.scroll_home(animate=False)
+        if self.page_offset is not None:
+            self.scroll_lines(-self.line_count())  # an older page is read from its top
+
+    # -- the lines, for the log ------------------------------------------------------------------
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    def line_text(self, index: int) -> str:
+        return self._lines[index].plain
+
+    def line_runs(self, index: int, base: Style) -> Runs:
+        line = self._lines[index]
+        return [(segment.text, base + segment.style if segment.style else base)
+                for segment in line.render(self.app.console)]

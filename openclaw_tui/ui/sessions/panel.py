@@ -11,9 +11,11 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Label, Static
 
 from openclaw_tui.remote.mirror import HostView, SessionView
+from openclaw_tui.terminal import Found, SearchError, compile_search
 
 from .. import clock
 from ..line import TextLine
+from ..reading.searchbar import Recounted, SearchBar
 from .inputs import input_preview
 from .log_pane import LogPane
 from .rows import agent_label, end_label, failed, state_of, where_label
@@ -41,6 +43,7 @@ class SessionPanel(Vertical):
             yield TerminalView(self.host, id="terminal")
             yield StreamLog(id="stream")
             yield LogPane(self.host, id="log-pane")
+        yield SearchBar(id="search")
         yield TextLine(id="view-inputs")
 
     def on_mount(self) -> None:
@@ -58,12 +61,78 @@ class SessionPanel(Vertical):
     def log_pane(self) -> LogPane:
         return self.query_one(LogPane)
 
+    @property
+    def body(self) -> TerminalView | StreamLog | LogPane | None:
+        """The view of the session's output on screen (None: no session)."""
+        views: dict[str, TerminalView | StreamLog | LogPane] = {"terminal": self.terminal, "stream": self.stream,
+                                                                "log-pane": self.log_pane}
+        return views.get(self.query_one(ContentSwitcher).current or "")
+
+    @property
+    def searching(self) -> bool:
+        """A search is on (its matches highlighted), whether or not its input is open."""
+        body = self.body
+        return body is not None and _found(body) is not None
+
     async def show(self, session: SessionView | None) -> None:
         self.session = session
+        self.end_search()
         await self._switch()
         self.refresh_info()
 
+    # -- search ---------------------------------------------------------------------------------
+    def open_search(self) -> bool:
+        if self.body is None:
+            return False
+        self.query_one(SearchBar).open()
+        return True
+
+    def end_search(self) -> None:
+        """No search any more: the input closes and the matches are no longer marked."""
+        bar = self.query_one(SearchBar)
+        bar.display = False
+        body = self.body
+        if body is not None and _found(body) is not None:
+            body.search(None)
+
+    def on_search_bar_changed(self, event: SearchBar.Changed) -> None:
+        event.stop()
+        body = self.body
+        if body is None:
+            return
+        try:
+            pattern = compile_search(event.text, event.regex)
+        except SearchError as exc:
+            body.search(None)
+            self.query_one(SearchBar).show_count("", str(exc))
+            return
+        self._count(body.search(pattern))
+
+    def on_search_bar_step(self, event: SearchBar.Step) -> None:
+        event.stop()
+        self.step_search(older=True)
+
+    def on_search_bar_closed(self, event: SearchBar.Closed) -> None:
+        event.stop()
+        if self.body is not None:
+            self.body.focus()  # where n and N step through the matches
+
+    def on_recounted(self, event: Recounted) -> None:
+        event.stop()
+        body = self.body
+        if body is not None:
+            self._count(_found(body))
+
+    def step_search(self, older: bool) -> None:
+        body = self.body
+        if body is not None:
+            self._count(body.search_step(older))
+
+    def _count(self, found: Found | None) -> None:
+        self.query_one(SearchBar).show_count(found.label if found is not None else "")
+
     async def toggle_log(self) -> None:
+        self.end_search()
         self.log_mode = not self.log_mode
         await self._switch()
         if self.log_mode:
@@ -140,3 +209,9 @@ class SessionPanel(Vertical):
             line.append(f" {rec.action} {shown if len(shown) <= 24 else '…' + shown[-23:]}")
             line.append("   ")
         return line
+
+
+def _found(body: TerminalView | StreamLog | LogPane) -> Found | None:
+    if isinstance(body, TerminalView):
+        return body.pager.found if body.pager is not None else None
+    return body.found

@@ -1,15 +1,16 @@
 """The terminal widget: a PTY session drawn from the terminal engine with Textual's Line API.
 
-It repaints only dirty rows, at most ``FPS`` times a second, and never changes the PTY's size except while the
-operator types through or by :meth:`fit`.
+It repaints only dirty rows, at most ``FPS`` times a second (one frame clock for every view), never changes the
+PTY's size except while the operator types through or by :meth:`fit`, and reads back through the session's
+history (:class:`~..reading.pager.TerminalPager`) when scrolled, searched or selected in.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import ClassVar
 
-from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
@@ -22,24 +23,30 @@ from textual.widget import Widget
 
 from openclaw_tui.core.tools import InputRefused, paste_bytes
 from openclaw_tui.remote.mirror import HostView, SessionView
-from openclaw_tui.terminal import LiveView, Style
+from openclaw_tui.terminal import (
+    Act,
+    Found,
+    LiveView,
+    Scrollback,
+    Style,
+    char_at,
+    column_of,
+    mouse_report,
+    tracking,
+)
 
+from ..reading.frameclock import BUDGET_MS, FrameClock
+from ..reading.pager import TerminalPager
+from ..reading.paint import binding_key_display, notice, rich_style
+from ..reading.pointer import Point, Selecting
+from ..reading.searchbar import Recounted
 from .keybytes import key_event_bytes
 
-FPS = 40  # frame cap; headroom above the 30 paints/s the dashboard must keep during a flood
-NOTICE_STYLE = RichStyle(dim=True, reverse=True)
-BUDGET_MS = 8.0
 LEAVE_KEY = "ctrl+right_square_bracket"
 LEAVE_KEY_DISPLAY = "ctrl+]"
-
-
-def _colour(value: int | str | None) -> Color | None:
-    if value is None:
-        return None
-    if isinstance(value, int):
-        return Color.from_ansi(value)
-    return Color.parse(value)
-
+WHEEL_LINES = 3
+KEPT_WHILE_TYPING = ("scroll-up", "scroll-down")  # their keys with a modifier stay the dashboard's in type-through
+_BUTTONS = {1: 0, 2: 1, 3: 2}  # Textual's button numbers -> a mouse report's
 
 def _offset(cursor: int, size: int, shown: int) -> int:
     """First cell shown of ``size`` cells in a window of ``shown``: the window holds the cursor, at either
@@ -51,16 +58,17 @@ def _offset(cursor: int, size: int, shown: int) -> int:
     return cursor - shown // 2
 
 
-def binding_key_display(widget: Widget, binding_id: str) -> str:
-    """The key bound (after the keymap) to the binding ``binding_id`` of ``widget`` or an ancestor, as the
-    footer shows it; empty if none is bound."""
+def kept_keys(widget: Widget) -> set[str]:
+    """The keys type-through leaves to the dashboard besides the leave key: the scroll keys that carry a
+    modifier (``shift+pageup``), so the history is one key away while every plain key goes to the program."""
+    keys: set[str] = set()
     for node in widget.ancestors_with_self:
-        found = [b for _, b in getattr(node, "_bindings", BindingsMap()) if b.id == binding_id]
+        found = [b for _, b in getattr(node, "_bindings", BindingsMap()) if b.id in KEPT_WHILE_TYPING]
         if found:
             bindings = BindingsMap(found)
             bindings.apply_keymap(widget.app._keymap)
-            return widget.app.get_key_display(next(b for _, b in bindings))
-    return ""
+            keys |= {key for _, b in bindings for key in b.key.split(",") if "+" in key}
+    return keys
 
 
 def _row_spans(rows: list[int], width: int) -> list[Region]:
@@ -76,7 +84,7 @@ def _row_spans(rows: list[int], width: int) -> list[Region]:
     return spans
 
 
-class TerminalView(Widget, can_focus=True):
+class TerminalView(Selecting, can_focus=True):
     """Shows one PTY session's screen; ``attach(session)`` switches sessions, ``attach(None)`` detaches."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -108,24 +116,37 @@ class TerminalView(Widget, can_focus=True):
         self.origin = (0, 0)  # screen cell shown at the pane's top left (non-zero when the PTY is larger)
         self._restore: tuple[SessionView, tuple[int, int]] | None = None  # the size to give back after typing
         self._sending: set[asyncio.Task[None]] = set()
+        self.pager: TerminalPager | None = None  # reading the history: the view stands still
+        self._scrollback: Scrollback | None = None  # kept while attached, so reading again starts at once
+        self._clock: FrameClock | None = None
+        self._buttons = 0  # mouse buttons held, as a program in type-through was told
 
     def on_mount(self) -> None:
-        # Paused while nothing is pending: an idle dashboard must not wake FPS times a second (PERF P8).
-        self._ticker = self.set_interval(1 / FPS, self._frame, pause=True)
+        self._clock = FrameClock.of(self.app)
         self._wake()
 
+    def on_unmount(self) -> None:
+        if self._clock is not None:
+            self._clock.forget(self)
+        self._close_pager()
+        if self.live is not None:
+            self.live.close()
+            self.live = None
+
     def _wake(self) -> None:
-        """Something to draw may be pending: let the frame timer run until it is drawn."""
+        """Something to draw may be pending: let the frame clock call until it is drawn."""
         self._pending = True
-        ticker = getattr(self, "_ticker", None)
-        if ticker is not None:
-            ticker.resume()
+        if self._clock is not None:
+            self._clock.wake(self)
 
     # -- session --------------------------------------------------------------------------------
     def attach(self, session: SessionView | None) -> None:
         if session is self.session:
             return
         self.type_through = False
+        self._close_pager()
+        self._scrollback = None
+        self.selection = None
         if self.live is not None:
             self.live.close()
             self.live = None
@@ -140,14 +161,12 @@ class TerminalView(Widget, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         if self.type_through:
             self.fit()  # typing through, the program gets the pane's size
+        if self.pager is not None:
+            self.pager.rows = self.text_rows()
+            self.pager.scroll(0)
         self._wake()
         self._place()
         self.refresh()
-
-    def on_unmount(self) -> None:
-        if self.live is not None:
-            self.live.close()
-            self.live = None
 
     # -- size -----------------------------------------------------------------------------------
     def fit(self) -> bool:
@@ -186,23 +205,33 @@ class TerminalView(Widget, can_focus=True):
         shown_cols = min(width, screen.cols - ox)
         shown_rows = min(self.size.height - 1, screen.rows - oy)
         key = binding_key_display(self, "fit")
-        text = (f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
-                f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ")
-        return Strip([Segment(text, self._base + NOTICE_STYLE)]).crop(0, width).adjust_cell_length(  # type: ignore[operator]
-            width, self._base)
+        return notice(f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
+                      f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ", width,
+                      self._base)  # type: ignore[arg-type]  # set by the first render_line
 
     # -- frames ---------------------------------------------------------------------------------
-    def _frame(self) -> None:
+    def frame(self, budget_ms: float = BUDGET_MS) -> bool:
+        """One frame: parse within ``budget_ms`` and repaint what changed; True while more waits (the frame
+        clock calls again)."""
         live = self.live
         if self._painted_frame != self.frames:
-            return  # the last frame is not on screen yet: parsing more would be wasted
+            return True  # the last frame is not on screen yet: parsing more would be wasted
         if live is None or not self._pending:
-            self._ticker.pause()  # nothing new: sleep until output, a session or a resize wakes it
-            return
+            return False  # nothing new: sleep until output, a session or a resize wakes it
+        if self.pager is not None:  # reading: the live view stands still; the history takes in what came
+            self._pending = False
+            if self.pager.advance(budget_ms):
+                self.frames += 1
+                self.refresh()
+                if self.pager.found is not None:
+                    self.post_message(Recounted())
+            self._pending = self.pager.ready and self.pager.scrollback.behind > 0
+            return self._pending
         self._pending = live.behind > 0
         size = (live.screen.cols, live.screen.rows)
+        live.budget = budget_ms / 1000
         if not live.advance():
-            return
+            return self._pending
         screen = live.screen
         rows = screen.take_dirty()
         cursor = screen.cursor_xy[1] if screen.cursor_visible else None
@@ -211,12 +240,13 @@ class TerminalView(Widget, can_focus=True):
             self._cursor_row = cursor
         moved = self._place()
         if not rows and not moved and size == (screen.cols, screen.rows):
-            return
+            return self._pending
         self.frames += 1
         if moved or size != (screen.cols, screen.rows) or self.cropped:
             self.refresh()  # the part shown moved, or the notice changed with it
-            return
-        self.refresh(*_row_spans(sorted(rows), self.size.width))
+        else:
+            self.refresh(*_row_spans(sorted(rows), self.size.width))
+        return self._pending
 
     def render_line(self, y: int) -> Strip:
         self._painted_frame = self.frames
@@ -228,6 +258,10 @@ class TerminalView(Widget, can_focus=True):
             self._styles = {}
         if live is None:
             return Strip.blank(width, base)
+        if self.pager is not None:
+            if y == height - 1:
+                return self.pager.notice(width, base, binding_key_display(self, "follow"))
+            return self.pager.render_line(y, width, base, self._styles)
         cropped = self.cropped
         if cropped and y == height - 1:
             return self._notice(width)
@@ -237,16 +271,8 @@ class TerminalView(Widget, can_focus=True):
             return Strip.blank(width, base)
         show_cursor = self.session is not None and self.session.running
         styles = self._styles
-        segments = []
-        for text, style in live.screen.row_runs(row, show_cursor):
-            rich = styles.get(style)
-            if rich is None:
-                rich = styles[style] = base + RichStyle(
-                    color=_colour(style.fg), bgcolor=_colour(style.bg), bold=style.bold, dim=style.dim,
-                    italic=style.italic, underline=style.underline, reverse=style.reverse,
-                    strike=style.strikethrough,
-                )
-            segments.append(Segment(text, rich))
+        segments = [Segment(text, rich_style(style, base, styles))
+                    for text, style in live.screen.row_runs(row, show_cursor)]
         strip = Strip(segments)
         if ox:
             strip = strip.crop(ox, ox + width)
@@ -261,6 +287,164 @@ class TerminalView(Widget, can_focus=True):
         if self.live is None:
             return ""
         return "\n".join(row.rstrip() for row in self.live.screen.display()).rstrip("\n")
+
+    # -- reading the history --------------------------------------------------------------------
+    @property
+    def reading(self) -> bool:
+        """Scrolled back, searched or selected in: the view stands still until :meth:`follow`."""
+        return self.pager is not None
+
+    def text_rows(self) -> int:
+        return max(1, self.size.height - 1)  # the last row says where the view stands
+
+    def read(self) -> TerminalPager | None:
+        """Stand still where the view is and read back from here (the history arrives in a moment)."""
+        if self.pager is None and self.live is not None and self.session is not None:
+            if self._scrollback is None or self._scrollback.lost or self._scrollback.source is not self.session:
+                self._scrollback = Scrollback(self.session)
+            self.pager = TerminalPager(self.live, self._scrollback, self._history_arrived)
+            self.pager.rows = self.text_rows()
+            self.pager.origin_x = self.origin[0]
+            self.pager.bottom = self.pager.newest - max(0, self.live.screen.rows - self.origin[1] - self.text_rows())
+            self.pager.scroll(0)
+            self.refresh()
+        return self.pager
+
+    def _history_arrived(self) -> None:
+        self.frames += 1
+        self.refresh()
+        self._wake()
+        if self.pager is not None and self.pager.found is not None:
+            self._show_match()
+            self.post_message(Recounted())
+
+    def scroll_lines(self, lines: int) -> None:
+        """Scroll the view ``lines`` up (negative) or down into the history; down past the newest follows."""
+        if self.pager is None and (lines >= 0 or self.read() is None):
+            return
+        pager = self.pager
+        assert pager is not None
+        pager.scroll(lines)
+        self.refresh()
+
+    def scroll_page(self, direction: int) -> None:
+        self.scroll_lines(direction * max(1, self.text_rows() - 1))
+
+    def follow(self) -> None:
+        """Back to the live screen, following the program's output."""
+        if self.pager is None:
+            return
+        self._close_pager()
+        self.selection = None
+        self.frames += 1
+        self._wake()
+        self.refresh()
+
+    def _close_pager(self) -> None:
+        if self.pager is not None:
+            self.pager.close()
+            self.pager = None
+
+    def search(self, pattern: re.Pattern[str] | None) -> Found | None:
+        pager = self.read()
+        if pager is None:
+            return None
+        found = pager.search(pattern)
+        self._show_match()
+        return found
+
+    def search_step(self, older: bool) -> Found | None:
+        pager = self.pager
+        if pager is None or pager.found is None:
+            return None
+        pager.found.step(older)
+        self._show_match()
+        return pager.found
+
+    def _show_match(self) -> None:
+        pager = self.pager
+        match = pager.found.current if pager is not None and pager.found is not None else None
+        if pager is not None and match is not None:
+            pager.show_line(match.line, column_of(pager.line_text(match.line), match.start), self.size.width)
+        self.refresh()
+
+    # -- selection ------------------------------------------------------------------------------
+    def point_at(self, x: int, y: int) -> Point | None:
+        y = max(0, min(y, self.text_rows() - 1))
+        if self.pager is not None:
+            number, column = self.pager.top() + y, x + self.pager.origin_x
+            return number, char_at(self.pager.line_text(number), column)
+        if self.live is None:
+            return None
+        screen = self.live.screen
+        row = min(screen.rows - 1, y + self.origin[1])
+        number = screen.first_line + len(screen.grid.history) + row
+        return number, char_at(screen.line_text(number - screen.first_line), x + self.origin[0])
+
+    def begin_selection(self) -> bool:
+        return self.read() is not None
+
+    def selection_changed(self) -> None:
+        if self.pager is not None:
+            self.pager.selection = self.selection
+        self.refresh()
+
+    def selected_text(self) -> str | None:
+        if self.selection is None or self.pager is None:
+            return None
+        return self.selection.text(self.pager.line_text, self.pager.wrapped)
+
+    # -- the mouse: a program that asked for it in type-through, else scrolling and selection ------
+    def _report(self, act: Act, button: int, event: events.MouseEvent) -> bool:
+        """Send the program a mouse report, if it asked for them and the operator types through; True if
+        the event went to the program. With shift held, the mouse is the dashboard's (or the terminal's)."""
+        session = self.session
+        if not self.type_through or session is None or event.shift:
+            return False
+        modes = session.tracked_modes.modes
+        if tracking(modes) is None:
+            return False
+        x, y = event.x + self.origin[0], event.y + self.origin[1]
+        data = mouse_report(modes, act, button, x, y, held=bool(self._buttons), meta=event.meta, ctrl=event.ctrl)
+        if data:
+            self._send(data, "mouse")
+        return True
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        if not self._report(Act.PRESS, 64, event):
+            self.scroll_lines(-WHEEL_LINES)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        if not self._report(Act.PRESS, 65, event):
+            if self.pager is not None and self.pager.back <= WHEEL_LINES and not self.selection:
+                self.follow()
+            else:
+                self.scroll_lines(WHEEL_LINES)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        button = _BUTTONS.get(event.button, 0)
+        if self._report(Act.PRESS, button, event):
+            self._buttons |= 1 << button
+            return
+        self.selection_press(event)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        if self._report(Act.MOTION, _BUTTONS.get(event.button, 0), event):
+            return
+        self.selection_drag(event)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        button = _BUTTONS.get(event.button, 0)
+        if self._report(Act.RELEASE, button, event):
+            self._buttons &= ~(1 << button)
+            return
+        self.selection_release(event)
+
+    def on_click(self, event: events.Click) -> None:
+        if not (self.type_through and self.session is not None and tracking(self.session.tracked_modes.modes)):
+            self.selection_click(event)
 
     # -- type-through ---------------------------------------------------------------------------
     def can_type(self) -> bool:
@@ -284,7 +468,9 @@ class TerminalView(Widget, can_focus=True):
     def enter_type_through(self) -> bool:
         if not self.can_type():
             return False
+        self.follow()  # typing goes to the live program: the view shows it
         self._leave_keys = {b.key for b in self.leave_bindings()} or {LEAVE_KEY}
+        self._leave_keys |= kept_keys(self)
         self.type_through = True
         self.focus()
         return True
@@ -320,6 +506,7 @@ class TerminalView(Widget, can_focus=True):
             return False  # left to the binding (remappable, so looked up in the app's keymap)
         data = key_event_bytes(event.key, event.character, self.session.tracked_modes.app_cursor)
         if data:
+            self.follow()  # a key typed while scrolled back goes with the view back to the live screen
             self._send(data, "type")
         return True
 

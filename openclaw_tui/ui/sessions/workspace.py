@@ -12,19 +12,24 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.widgets import Input
 
 from openclaw_tui.core.session import Status
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
+from ..reading.linelog import LineLog
 from .list import SessionList
 from .pane import SessionsPane
 from .panel import SessionPanel
 from .terminal_view import TerminalView
 
 _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
-                    "fit", "toggle_mute"}
+                    "fit", "toggle_mute", "search", "search_step", "zoom", "mark", "tile"}
+
+
+LIST_SHARE = (12, 0.6)  # the sessions pane is never taller than its rows, nor than 12 rows or 60% of the workspace
 
 
 class Workspace(Vertical):
@@ -38,10 +43,17 @@ class Workspace(Vertical):
         Binding("x", "kill", "Kill", id="kill"),
         Binding("c", "clear", "Clear", id="clear"),
         Binding("r", "remove", "Remove", id="remove"),
-        Binding("y", "copy", "Copy", id="copy"),
+        Binding("y,ctrl+c", "copy", "Copy", id="copy"),
         Binding("l", "toggle_log", "Log", id="log"),
         Binding("equals_sign", "fit", "Fit", id="fit"),
         Binding("m", "toggle_mute", "Mute", id="mute"),
+        Binding("ctrl+f", "search", "Search", id="search"),
+        Binding("n", "search_step(True)", "Next match", id="search-next"),
+        Binding("N", "search_step(False)", "Previous match", id="search-previous"),
+        Binding("pageup,shift+pageup", "scroll(-1)", "Back", id="scroll-up", show=False),
+        Binding("pagedown,shift+pagedown", "scroll(1)", "Forward", id="scroll-down", show=False),
+        Binding("end,escape", "follow", "Follow", id="follow", priority=True),
+        Binding("z", "zoom", "Zoom", id="zoom"),
     ]
 
     def __init__(self, host: HostView, *, id: str | None = None) -> None:
@@ -79,11 +91,25 @@ class Workspace(Vertical):
 
     def sync(self, sessions: Sequence[SessionView]) -> None:
         self.query_one(SessionsPane).show(sessions, self.host.node_states)
+        self._fit_list()
         self.view.refresh_info()
         shown = self.view.session
         if shown is not None and self.host.session(shown.id) not in (shown, None):
             # its node answers again, over a new mirror: view the live session, not the one last seen
             self.run_worker(self.view.show(self.host.session(shown.id)), group="view", exclusive=True)
+
+    def on_resize(self) -> None:
+        self._fit_list()
+
+    def _fit_list(self) -> None:
+        """The sessions pane takes its rows (the filter bar, the header, a row per session) up to its share,
+        and the session view the rest."""
+        rows, share = LIST_SHARE
+        pane = self.query_one(SessionsPane)
+        wanted = 2 + max(1, pane.session_list.rows_wanted())
+        height = max(3, min(wanted, rows, int(self.size.height * share) if self.size.height else rows))
+        if pane.styles.height is None or pane.styles.height.value != height:
+            pane.styles.height = height
 
     def select(self, session_id: str) -> bool:
         """Move the list cursor to ``session_id``; False if it is not (yet) listed."""
@@ -124,7 +150,64 @@ class Workspace(Vertical):
             self.view.refresh_info()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (action in _SESSION_ACTIONS and self.type_through)  # keys belong to the session then
+        if action in _SESSION_ACTIONS and self.type_through:
+            return False  # keys belong to the session then
+        if action == "follow":
+            return self._reading() and not isinstance(self.screen.focused, Input)
+        if action == "search_step":
+            return self.view.searching
+        return True
+
+    # -- reading the output ---------------------------------------------------------------------
+    @property
+    def zoomed(self) -> bool:
+        return self.has_class("-zoomed")
+
+    def _body(self) -> TerminalView | LineLog | None:
+        """The view of output the reading keys act on."""
+        return self.view.body
+
+    def _reading(self) -> bool:
+        """The view is scrolled back, searched or selected in, rather than following the output."""
+        body = self._body()
+        if isinstance(body, TerminalView):
+            return body.reading or body.selection is not None
+        return body is not None and (not body.following or body.found is not None or body.selection is not None)
+
+    def action_scroll(self, direction: int) -> None:
+        body = self._body()
+        if body is not None:
+            reading = self._reading()
+            body.scroll_page(direction)
+            if self._reading() != reading:  # the footer changes only when the follow key comes or goes
+                self.refresh_bindings()
+
+    def action_follow(self) -> None:
+        """Back to live: the search ends, the selection goes, the view follows the output again."""
+        self.view.end_search()
+        body = self._body()
+        if body is not None:
+            body.selection = None
+            body.follow()
+        self.refresh_bindings()
+
+    def action_search(self) -> None:
+        if not self.view.open_search():
+            self.notify("No session selected.", severity="warning")
+        self.refresh_bindings()
+
+    def action_search_step(self, older: bool) -> None:
+        self.view.step_search(older)
+
+    def action_zoom(self) -> None:
+        """The session's view over the whole workspace (the header and footer stay), or back."""
+        zoomed = not self.zoomed
+        self.set_class(zoomed, "-zoomed")
+        body = self._body()
+        if zoomed and body is not None:
+            body.focus()
+        elif not zoomed:
+            self.query_one(SessionList).focus()
 
     # -- helpers --------------------------------------------------------------------------------
     def _target(self, need_input: bool = False) -> SessionView | None:
@@ -228,7 +311,11 @@ class Workspace(Vertical):
         if session is None:
             return
         view = self.view
-        if view.log_mode:
+        body = self._body()
+        selected = body.selected_text() if body is not None else None
+        if selected:
+            text, what = selected, "selection"
+        elif view.log_mode:
             text, what = view.log_pane.text, "log-page"
         elif session.pty:
             text, what = view.terminal.screen_text(), "screen"
