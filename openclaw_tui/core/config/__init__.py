@@ -51,6 +51,12 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         EVENTS as EVENTS,
         NotifySettings as NotifySettings,
     )
+    from .places import (
+        default_approvals_file as default_approvals_file,
+        default_secrets as default_secrets,
+        runtime_dirs as runtime_dirs,
+        within as within,
+    )
     from .settings import (
         ASK_LEVELS as ASK_LEVELS,
         DEFAULT_MAX_OUTPUT as DEFAULT_MAX_OUTPUT,
@@ -69,12 +75,8 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         PlacementMode as PlacementMode,
         Settings as Settings,
         clamp as clamp,
-        default_approvals_file as default_approvals_file,
         default_config_path as default_config_path,
-        default_secrets as default_secrets,
         load_settings as load_settings,
-        runtime_dirs as runtime_dirs,
-        within as within,
     )
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -24,15 +24,12 @@ from textual.widget import Widget
 from openclaw_tui.core.tools import InputRefused, paste_bytes
 from openclaw_tui.remote.mirror import HostView, SessionView
 from openclaw_tui.terminal import (
-    Act,
     Found,
     LiveView,
     Scrollback,
     Style,
     char_at,
     column_of,
-    mouse_report,
-    tracking,
 )
 
 from ..reading.frameclock import BUDGET_MS, FrameClock
@@ -41,12 +38,11 @@ from ..reading.paint import binding_key_display, notice, rich_style
 from ..reading.pointer import Point, Selecting
 from ..reading.searchbar import Recounted
 from .keybytes import key_event_bytes
+from .terminal_mouse import TerminalMouse
 
 LEAVE_KEY = "ctrl+right_square_bracket"
 LEAVE_KEY_DISPLAY = "ctrl+]"
-WHEEL_LINES = 3
 KEPT_WHILE_TYPING = ("scroll-up", "scroll-down")  # their keys with a modifier stay the dashboard's in type-through
-_BUTTONS = {1: 0, 2: 1, 3: 2}  # Textual's button numbers -> a mouse report's
 
 def _offset(cursor: int, size: int, shown: int) -> int:
     """First cell shown of ``size`` cells in a window of ``shown``: the window holds the cursor, at either
@@ -84,7 +80,7 @@ def _row_spans(rows: list[int], width: int) -> list[Region]:
     return spans
 
 
-class TerminalView(Selecting, can_focus=True):
+class TerminalView(TerminalMouse, Selecting, can_focus=True):
     """Shows one PTY session's screen; ``attach(session)`` switches sessions, ``attach(None)`` detaches."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -393,58 +389,6 @@ class TerminalView(Selecting, can_focus=True):
         if self.selection is None or self.pager is None:
             return None
         return self.selection.text(self.pager.line_text, self.pager.wrapped)
-
-    # -- the mouse: a program that asked for it in type-through, else scrolling and selection ------
-    def _report(self, act: Act, button: int, event: events.MouseEvent) -> bool:
-        """Send the program a mouse report, if it asked for them and the operator types through; True if
-        the event went to the program. With shift held, the mouse is the dashboard's (or the terminal's)."""
-        session = self.session
-        if not self.type_through or session is None or event.shift:
-            return False
-        modes = session.tracked_modes.modes
-        if tracking(modes) is None:
-            return False
-        x, y = event.x + self.origin[0], event.y + self.origin[1]
-        data = mouse_report(modes, act, button, x, y, held=bool(self._buttons), meta=event.meta, ctrl=event.ctrl)
-        if data:
-            self._send(data, "mouse")
-        return True
-
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        if not self._report(Act.PRESS, 64, event):
-            self.scroll_lines(-WHEEL_LINES)
-
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()
-        if not self._report(Act.PRESS, 65, event):
-            if self.pager is not None and self.pager.back <= WHEEL_LINES and not self.selection:
-                self.follow()
-            else:
-                self.scroll_lines(WHEEL_LINES)
-
-    def on_mouse_down(self, event: events.MouseDown) -> None:
-        button = _BUTTONS.get(event.button, 0)
-        if self._report(Act.PRESS, button, event):
-            self._buttons |= 1 << button
-            return
-        self.selection_press(event)
-
-    def on_mouse_move(self, event: events.MouseMove) -> None:
-        if self._report(Act.MOTION, _BUTTONS.get(event.button, 0), event):
-            return
-        self.selection_drag(event)
-
-    def on_mouse_up(self, event: events.MouseUp) -> None:
-        button = _BUTTONS.get(event.button, 0)
-        if self._report(Act.RELEASE, button, event):
-            self._buttons &= ~(1 << button)
-            return
-        self.selection_release(event)
-
-    def on_click(self, event: events.Click) -> None:
-        if not (self.type_through and self.session is not None and tracking(self.session.tracked_modes.modes)):
-            self.selection_click(event)
 
     # -- type-through ---------------------------------------------------------------------------
     def can_type(self) -> bool:
