@@ -20,7 +20,7 @@ from ..support.waiting import finished, wait_for
 
 LIST = {"tool": "process", "action": "list"}
 EXEC = {"tool": "exec", "command": "true", "workdir": "/"}
-LISTED = {"text": "No sessions.", "details": {"status": "completed", "sessions": []}}
+LISTED = {"text": "brisk-atlas running", "details": {"status": "completed", "sessions": [{"sessionId": "brisk-atlas"}]}}  # not empty: an empty list in the cli scope asks the host again (for other scopes)
 RESTARTED = ("the openclaw-tui host restarted (re-executed itself in place, keeping its sessions) while this call "
              "ran, so its outcome is unknown; check with list/poll before retrying")
 

@@ -67,7 +67,7 @@ class SessionsPane(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action != "cycle_node" or bool(self.node_states)  # no node to choose without nodes
     def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
-        event.stop()
+        # not stopped: the workspace fits the pane to the rows the filter leaves (or the message saying why)
         self.session_list.show(self._sessions, event.row_filter, self.pinned, self.node_states)
 
     def on_filter_bar_done(self, event: FilterBar.Done) -> None:

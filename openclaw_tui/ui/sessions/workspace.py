@@ -20,6 +20,7 @@ from openclaw_tui.remote.mirror import HostView, SessionView
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from ..reading.linelog import LineLog
+from .filters import FilterBar
 from .list import SessionList
 from .pane import SessionsPane
 from .panel import SessionPanel
@@ -99,6 +100,10 @@ class Workspace(Vertical):
             self.run_worker(self.view.show(self.host.session(shown.id)), group="view", exclusive=True)
 
     def on_resize(self) -> None:
+        self._fit_list()
+
+    def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
+        event.stop()
         self._fit_list()
 
     def _fit_list(self) -> None:
