@@ -189,6 +189,7 @@ async def test_a_drag_selects_a_line_and_y_copies_the_selection(app: DashboardAp
         await until(pilot, lambda: any("selection" in t for t in toasts(app)), "the copy's notice")
         copies = list((private_runtime_dir / "openclaw-tui" / "copies").glob(f"{sid}-selection-*.txt"))
         assert len(copies) == 1 and copies[0].read_text() == "line 294 er"
+        row = rows(terminal).index("line 294 error here")  # the copy's notice may have taken a row
         await pilot.click(terminal, offset=(2, row), times=3)
         await until(pilot, lambda: terminal.selected_text() == "line 294 error here", "a triple-click: the line")
         await pilot.click(terminal, offset=(9, row), times=2)
