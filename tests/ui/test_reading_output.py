@@ -180,20 +180,19 @@ async def test_a_drag_selects_a_line_and_y_copies_the_selection(app: DashboardAp
         sid = await numbered(pilot, app)
         terminal = app.workspace.view.terminal
         row = rows(terminal).index("line 294 error here")
-        await pilot.mouse_down(terminal, offset=(0, row))
-        await pilot.hover(terminal, offset=(10, row))
-        await pilot.mouse_up(terminal, offset=(10, row))
-        await until(pilot, lambda: terminal.selection is not None, "a selection")
-        assert terminal.selected_text() == "line 294 er"  # the cells from the press to the release
-        await pilot.press("y")
-        await until(pilot, lambda: any("selection" in t for t in toasts(app)), "the copy's notice")
-        copies = list((private_runtime_dir / "openclaw-tui" / "copies").glob(f"{sid}-selection-*.txt"))
-        assert len(copies) == 1 and copies[0].read_text() == "line 294 er"
-        row = rows(terminal).index("line 294 error here")  # the copy's notice may have taken a row
+        # the clicks first: the copy's notice below takes a row of the view, and the lines move up
         await pilot.click(terminal, offset=(2, row), times=3)
         await until(pilot, lambda: terminal.selected_text() == "line 294 error here", "a triple-click: the line")
         await pilot.click(terminal, offset=(9, row), times=2)
         await until(pilot, lambda: terminal.selected_text() == "error", "a double-click: the word")
+        await pilot.mouse_down(terminal, offset=(0, row))
+        await pilot.hover(terminal, offset=(10, row))
+        await pilot.mouse_up(terminal, offset=(10, row))
+        await until(pilot, lambda: terminal.selected_text() == "line 294 er", "the drag's cells")
+        await pilot.press("y")
+        await until(pilot, lambda: any("selection" in t for t in toasts(app)), "the copy's notice")
+        copies = list((private_runtime_dir / "openclaw-tui" / "copies").glob(f"{sid}-selection-*.txt"))
+        assert len(copies) == 1 and copies[0].read_text() == "line 294 er"
 
 
 @SIZES
