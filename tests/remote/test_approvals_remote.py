@@ -88,8 +88,8 @@ async def test_approve_and_deny_decide_by_approval_or_session_id_and_the_history
     assert status == 0 and f"session {second}" in out and "denied by operator" in out
 
 
-async def test_without_a_host_the_command_says_so_and_exits_2(tmp_path) -> None:
-    status, _, err = await cli(tmp_path / "none" / "host.sock")
+async def test_without_a_host_the_command_says_so_and_exits_2(sock_dir) -> None:
+    status, _, err = await cli(sock_dir / "none" / "host.sock")
     assert status == 2 and "no openclaw-tui host is running" in err
 
 

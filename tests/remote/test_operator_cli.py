@@ -235,7 +235,7 @@ async def _refused_inside(host: ToolHost, sock: Path) -> None:
     assert "caller-confined" in out or "inside session" in out, out
 
 
-async def test_with_no_host_every_command_says_so_in_one_line(tmp_path) -> None:
+async def test_with_no_host_every_command_says_so_in_one_line(sock_dir) -> None:
     for args in (("ls",), ("logs", "x"), ("events",), ("mute", "x"), ("notify", "--test"), ("kill", "x")):
-        r = await cli(tmp_path / "none.sock", *args)
+        r = await cli(sock_dir / "none.sock", *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no openclaw-tui host" in r.stderr, (args, r)

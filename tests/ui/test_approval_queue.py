@@ -153,12 +153,12 @@ async def test_the_full_command_shows_control_and_bidirectional_characters(askin
         assert "\u202e" not in shown and "\x1b" not in shown
 
 
-async def test_an_attached_dashboard_decides_on_the_host_which_records_the_dashboard(tmp_path):
+async def test_an_attached_dashboard_decides_on_the_host_which_records_the_dashboard(tmp_path, sock_dir):
     host = asking_host(tmp_path / "exec-approvals.json")
     host.start()
-    server = HostServer(host, tmp_path / "run" / "host.sock")
+    server = HostServer(host, sock_dir / "host.sock")
     await server.start()
-    mirror = await RemoteHost.connect(tmp_path / "run" / "host.sock")
+    mirror = await RemoteHost.connect(sock_dir / "host.sock")
     try:
         app = make_app(mirror)
         async with run(app, SIZE) as pilot:

@@ -54,8 +54,8 @@ class Listener:
 
 
 @pytest.fixture
-async def session_bus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Listener]:
-    address = f"unix:path={tmp_path / 'bus'}"
+async def session_bus(sock_dir: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Listener]:
+    address = f"unix:path={sock_dir / 'bus'}"  # a socket: short whatever --basetemp is
     daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={address}", "--print-address=1"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -63,7 +63,7 @@ async def session_bus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncI
         printed = await asyncio.to_thread(daemon.stdout.readline)
         assert printed.startswith("unix:path="), daemon.stderr.read() if daemon.stderr else printed
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", printed.strip())
-        bus = await Bus.connect(str(tmp_path / "bus"))
+        bus = await Bus.connect(str(sock_dir / "bus"))
         (owner,) = await bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                   "RequestName", "su", [NAME, 4])
         assert owner == 1, "the listener must own the name"

@@ -369,9 +369,9 @@ def test_the_sandbox_command_lists_what_is_hidden_and_what_is_shown_by_choice(ro
     assert refused.returncode == 2 and "inside a session" in refused.stderr
 
 
-def test_serve_says_on_start_why_a_shown_state_directory_stays_hidden(root, tmp_path) -> None:
+def test_serve_says_on_start_why_a_shown_state_directory_stays_hidden(root, tmp_path, sock_dir) -> None:
     config = write(tmp_path / "c.toml", f'[tools.exec.sandbox]\nshow = ["{root}/state/openclaw-tui"]\n')
-    env = {**os.environ, "OPENCLAW_TUI_CONFIG": str(config), "OPENCLAW_TUI_SOCKET": str(tmp_path / "run" / "h.sock")}
+    env = {**os.environ, "OPENCLAW_TUI_CONFIG": str(config), "OPENCLAW_TUI_SOCKET": str(sock_dir / "h.sock")}
     proc = subprocess.Popen([sys.executable, "-m", "openclaw_tui", "serve"], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
