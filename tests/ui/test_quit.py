@@ -7,8 +7,9 @@ import pytest
 
 from openclaw_tui.ui import make_app
 from openclaw_tui.ui.dialogs import QuitDialog
+from openclaw_tui.ui.sessions.list import SessionList
 
-from ..support.pilots import SIZE, header, run, until
+from ..support.pilots import SIZE, SMALL, drawn, header, run, until
 from ..support.sessions import start_background
 
 
@@ -51,6 +52,23 @@ async def test_end_them_ends_every_running_session_then_quits(served, remote):
     assert all(host.session(sid).exit.killed_by == "operator" for sid in ids)
     assert all(host.session(sid).exit.cleanup == "confirmed" for sid in ids)
     assert not host.closed
+
+
+async def test_end_them_ends_every_session_not_only_those_the_list_shows(served, remote):
+    host, _sock = served
+    ids = [await start_background(host.call, "sleep 60", workdir="/tmp") for _ in range(30)]
+    app = make_app(remote)
+    async with run(app, SMALL) as pilot:
+        table = app.query_one(SessionList)
+        await until(pilot, lambda: len(table.ids) == 30, "every session listed")
+        shown = [sid for sid in ids if any(sid in row for row in drawn(table))]
+        assert 0 < len(shown) < 30  # at 80x24 the list shows only some of them at once
+        dialog = await ask(pilot, app)
+        assert "30 sessions still running" in str(dialog.question)
+        await pilot.press("e")
+        await until(pilot, lambda: not app.is_running, "the app to quit once they ended", timeout=60)
+    assert [sid for sid in ids if host.session(sid).running] == []
+    assert all(host.session(sid).exit.killed_by == "operator" for sid in ids)
 
 
 async def test_cancel_stays_and_ends_nothing(served, remote):

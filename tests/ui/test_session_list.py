@@ -7,10 +7,12 @@ from rich.style import Style
 from textual.strip import Strip
 from textual.widget import Widget
 
+from openclaw_tui.ui import make_app
 from openclaw_tui.ui.header import SummaryHeader
 from openclaw_tui.ui.sessions.list import SessionList
+from openclaw_tui.ui.sessions.rows import WAIT_MARK
 
-from ..support.pilots import SIZE, header, run, selected, until
+from ..support.pilots import SIZE, drawn, header, run, selected, until
 from ..support.sessions import start_background
 
 
@@ -31,6 +33,33 @@ async def test_a_non_zero_exit_reads_as_a_failure_to_the_operator_only(app, host
         await until(pilot, lambda: table.ids == [good], "the finished filter does not")
         res = await host.call({"tool": "process", "action": "poll", "sessionId": bad}, agent="main")
         assert res["details"]["status"] == "completed"  # the contract's word for agents is unchanged
+
+
+async def marked_by_the_idle_rule_alone(app, host) -> None:
+    """``sleep`` under a PTY: stdin writable and silent past the threshold (1 s here, the smallest the setting
+    takes), but never reading its terminal, so the kernel shows nothing and only the idle rule calls it
+    waiting. Its row must carry the mark and the header count it."""
+    assert host.supervisor.settings.exec.input_wait_ms == 1000
+    async with run(app, SIZE) as pilot:
+        sid = await start_background(host.call, "sleep 300", pty=True, agent="main", workdir="/tmp")
+        table = app.query_one(SessionList)
+
+        def marked() -> bool:
+            row = next((r for r in drawn(table) if sid in r), "")
+            return row.lstrip().startswith(WAIT_MARK) and "◆ 1 waiting" in header(app)
+
+        await until(pilot, marked, "the row marked and counted in the header")
+        listed = (await host.call({"tool": "process", "action": "list"}, agent="main"))["details"]["sessions"]
+        assert [(s["sessionId"], s["waitingForInput"], s["waitingReason"]) for s in listed] == [(sid, True, None)]
+        await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="main")
+
+
+async def test_a_session_waiting_by_the_idle_rule_alone_is_marked_and_counted(app, host):
+    await marked_by_the_idle_rule_alone(app, host)
+
+
+async def test_an_attached_dashboard_marks_and_counts_a_session_waiting_by_the_idle_rule(served, remote):
+    await marked_by_the_idle_rule_alone(make_app(remote), served[0])
 
 
 async def test_home_and_end_select_the_first_and_last_session(app, host):

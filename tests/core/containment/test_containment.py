@@ -4,6 +4,7 @@ the watchdog across an exec of the host, and the settings that choose all this."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -62,32 +64,67 @@ async def test_details_say_which_containment_a_session_has(containment: str) -> 
         assert host.supervisor.containment.watchdog is None  # the sandbox dies with its host by itself
 
 
-@pytest.mark.skipif(os.getuid() != 0 or not FREEZER.is_dir(), reason="needs root and the v1 freezer")
-@pytest.mark.parametrize("containment", ["auto", "subreaper"])
-async def test_a_process_that_cannot_die_makes_the_cleanup_uncertain_naming_it(containment: str, tmp_path) -> None:
-    # The v1 freezer keeps a frozen process from dying, even of SIGKILL, until it is thawed: an outside
-    # force the host cannot overcome, so the only honest answer is "uncertain", naming the process.
-    frozen = FREEZER / f"openclaw-tui-test-{os.getpid()}-{containment}"
+needs_freezer = pytest.mark.skipif(os.getuid() != 0 or not FREEZER.is_dir(), reason="needs root and the v1 freezer")
+
+
+@contextlib.asynccontextmanager
+async def freezer_group(name: str) -> AsyncIterator[Path]:
+    """A v1 freezer group of the test's own: a process frozen in it cannot die, even of SIGKILL, until it is
+    thawed, an outside force the host cannot overcome. Thawed and removed afterwards, once empty."""
+    frozen = FREEZER / f"openclaw-tui-test-{os.getpid()}-{name}"
     frozen.mkdir()
     try:
+        yield frozen
+    finally:
+        (frozen / "freezer.state").write_text("THAWED")
+        await wait_for(lambda: not (frozen / "tasks").read_text().strip(), what="the frozen process to die")
+        frozen.rmdir()
+
+
+async def frozen_sleeper(host: ToolHost, frozen: Path, command: str) -> tuple[str, list[int]]:
+    """Start ``command`` (which starts a ``sleep 300``) and freeze its sleeper: ``(session id, [its pid])``."""
+    r = await host.call({"tool": "exec", "command": command, "background": True}, agent="a")
+    sid = r["details"]["sessionId"]
+    shell = host.session(sid).pid
+    sleeper = await wait_for(lambda: [p for p in proctable.children_of(shell) if _cmdline(p) == "sleep 300"],
+                             what="the sleeper")
+    (frozen / "tasks").write_text(str(sleeper[0]))
+    (frozen / "freezer.state").write_text("FROZEN")
+    return sid, sleeper
+
+
+@needs_freezer
+@pytest.mark.parametrize("containment", ["auto", "subreaper"])
+async def test_a_process_that_cannot_die_makes_the_cleanup_uncertain_naming_it(containment: str) -> None:
+    # The only honest answer is "uncertain", naming the process.
+    async with freezer_group(containment) as frozen:
         async with gateway_host(containment) as host:
-            r = await host.call({"tool": "exec", "command": "setsid sleep 300 & wait", "background": True}, agent="a")
-            sid = r["details"]["sessionId"]
-            shell = host.session(sid).pid
-            sleeper = await wait_for(lambda: [p for p in proctable.children_of(shell) if _cmdline(p) == "sleep 300"],
-                                     what="the sleeper")
-            (frozen / "tasks").write_text(str(sleeper[0]))
-            (frozen / "freezer.state").write_text("FROZEN")
+            sid, sleeper = await frozen_sleeper(host, frozen, "setsid sleep 300 & wait")
             killed = await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="a")
             assert killed["details"]["cleanup"] == "uncertain"
             assert killed["details"]["leftoverPids"] == sleeper
             assert f"still there: pid {sleeper[0]}" in killed["text"]
             (frozen / "freezer.state").write_text("THAWED")  # now it can die: closing the host ends it
         assert proctable.start_time(sleeper[0]) is None
-    finally:
-        (frozen / "freezer.state").write_text("THAWED")
-        await wait_for(lambda: not (frozen / "tasks").read_text().strip(), what="the frozen process to die")
-        frozen.rmdir()
+
+
+@needs_freezer
+@pytest.mark.parametrize("containment", ["auto", "subreaper"])
+async def test_a_survivor_that_holds_nothing_still_makes_the_cleanup_uncertain(containment: str) -> None:
+    # The sleeper above keeps the session's output open, which is a reason of its own to say "uncertain".
+    # This one's stdin, stdout and stderr are /dev/null: its output closes with the shell, and only the kill's
+    # own finding that a process of the session is still there can make the cleanup uncertain.
+    async with freezer_group(f"{containment}-quiet") as frozen:
+        async with gateway_host(containment) as host:
+            sid, sleeper = await frozen_sleeper(host, frozen, "setsid sleep 300 </dev/null >/dev/null 2>&1 & wait")
+            assert {os.readlink(f"/proc/{sleeper[0]}/fd/{fd}") for fd in range(3)} == {"/dev/null"}
+            killed = await host.call({"tool": "process", "action": "kill", "sessionId": sid}, agent="a")
+            assert host.session(sid).run.child.streams_closed.is_set()  # the output let go: nothing escaped
+            assert killed["details"]["cleanup"] == "uncertain"
+            assert killed["details"]["leftoverPids"] == sleeper
+            assert f"still there: pid {sleeper[0]}" in killed["text"]
+            (frozen / "freezer.state").write_text("THAWED")
+        assert proctable.start_time(sleeper[0]) is None
 
 
 def _cmdline(pid: int) -> str:

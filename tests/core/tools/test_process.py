@@ -99,7 +99,18 @@ def _body(text: str) -> list[str]:
 async def test_log_without_offset_or_limit_shows_last_200_lines_and_a_hint(host, lines_session) -> None:
     r = await host.call(P("log", lines_session), agent="main")
     assert _body(r["text"]) == [str(i) for i in range(300, 500)]
-    assert "offset=" in r["text"] and r["details"]["totalLines"] == 500
+    assert "earlier lines: offset=100 limit=200]" in r["text"] and r["details"]["totalLines"] == 500
+
+
+async def test_the_log_hint_names_the_real_window_of_fewer_than_200_earlier_lines(host) -> None:
+    # 250 lines: the default page is lines 50-249, so the 50 before it are offset=0 limit=50, not limit=200
+    sid = await start_background(host.call, "seq 0 249", agent="main")
+    await asyncio.wait_for(host.session(sid).done.wait(), 20)
+    r = await host.call(P("log", sid), agent="main")
+    assert _body(r["text"]) == [str(i) for i in range(50, 250)]
+    assert "[lines 50-249 of 250; earlier lines: offset=0 limit=50]" in r["text"]
+    r = await host.call(P("log", sid, offset=0, limit=50), agent="main")  # the hint followed: exactly the rest
+    assert _body(r["text"]) == [str(i) for i in range(0, 50)] and "earlier lines" not in r["text"]
 
 
 async def test_log_with_limit_only_shows_the_last_lines(host, lines_session) -> None:
