@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import signal
 
-from ..support.serves import EXPECTED, FLOOD, ReexecServe, numbered
+from ..support.serves import EXPECTED, FLOOD, ReexecServe, numbered, release_floods
 from ..support.sessions import start_background
 
 
@@ -19,6 +19,7 @@ async def test_sessions_printed_across_a_reexec_come_back_whole_after_a_crash(tm
         running = await start_background(serve.call, "sleep 600", workdir=str(serve.workdir))
         said = await serve.reexeced()  # while the flood runs: half its lines come after the handover
         assert "3 sessions kept" in said, said
+        release_floods(serve.workdir)
         assert (await serve.ended(flood))["exitCode"] == 0
         await serve.call({"tool": "process", "action": "write", "sessionId": prompt, "data": "after\n"})
         assert (await serve.ended(prompt))["exitCode"] == 0

@@ -20,7 +20,7 @@ import pytest
 import openclaw_tui
 
 from ..support.orphans import escape_command, new_mark, survivors
-from ..support.serves import EXPECTED, FLOOD, ReexecServe, install, numbered
+from ..support.serves import EXPECTED, FLOOD, ReexecServe, install, numbered, release_floods
 from ..support.sessions import start_background
 from ..support.waiting import wait_for
 
@@ -137,6 +137,7 @@ async def test_a_host_whose_exec_fails_goes_on_as_it_was_with_its_sessions_and_o
                                         workdir=str(serve.workdir))
         done = await serve.reexec()
         assert done.returncode == 1 and "could not re-execute itself and goes on as it was" in done.stderr, done
+        release_floods(serve.workdir)
         said = await serve.said("re-exec failed")
         assert "FileNotFoundError" in said and "goes on as it was" in said, said
         async with await serve.client() as client:

@@ -39,11 +39,22 @@ containment = "{mode}"
 """
 LINE_S = 60.0
 LINES = 12000  # numbered lines per flood: all of them fit the retained text (200,000 chars)
-FLOOD = ("python3 -u -c 'import time\n"
+GO = "go"  # the file in the flood's workdir that lets its last quarter out
+FLOOD = ("python3 -u -c 'import os, time\n"
          f"for i in range(1, {LINES} + 1):\n"
          "    print(\"line\", i)\n"
-         "    if i % 40 == 0: time.sleep(0.01)'")
-"""A flood of numbered lines, paced so a re-exec falls in its middle."""
+         "    if i % 40 == 0: time.sleep(0.01)\n"
+         f"    if i == {LINES * 3 // 4}:\n"
+         f"        for _ in range(3000):\n"
+         f"            if os.path.exists(\"{GO}\"): break\n"
+         "            time.sleep(0.01)'")
+"""A flood of numbered lines, paced so a re-exec falls in its middle, and held at three quarters until the
+test writes :data:`GO` (at most 30 s), so a re-exec slowed by a loaded machine still finds it running."""
+
+
+def release_floods(workdir: Path) -> None:
+    """Let every :data:`FLOOD` in ``workdir`` print its last quarter (once the re-exec is done)."""
+    (workdir / GO).touch()
 EXPECTED = [f"line {i}" for i in range(1, LINES + 1)]
 
 

@@ -103,7 +103,8 @@ def _live(session: Session) -> dict[str, Any]:
     if run.ending is not None and not run.ending.done() and run.ending_since is not None:
         grace_left = max(0.0, session.settings.kill_grace_s - (now - run.ending_since))
     return {"child": run.child.handover(), "ptySize": run.pty_size, "programStarted": run.program_started,
-            "timeoutLeft": timeout_left, "graceLeft": grace_left, "held": session.capture.held_json(),
+            "timeoutLeft": timeout_left, "timeoutAt": run.deadline if timeout_left is not None else None,
+            "graceLeft": grace_left, "held": session.capture.held_json(),
             "queryCarry": session.queries.carry.decode("latin-1"),
             "modeCarry": session.tracked_modes.carry.decode("latin-1"), "waitingReason": session.waiting_reason}
 
@@ -149,7 +150,15 @@ def _adopt(core: Supervisor, session: Session, live: dict[str, Any]) -> None:
                               program_started=live.get("programStarted", False)))
     session.update_waiting(live.get("waitingReason"))
     core.registry.adopt(session, None)
-    core.adopt(session, live.get("timeoutLeft") or 0.0, live.get("graceLeft"))
+    core.adopt(session, _timeout_left(live), live.get("graceLeft"))
+
+
+def _timeout_left(live: dict[str, Any]) -> float:
+    """What the timeout has left now (0: none): counted to its monotonic deadline, which holds across the
+    exec, so the handover's own seconds count too; an image that sent only what was left then is read so."""
+    if live.get("timeoutAt") is not None:
+        return max(DUE_S, float(live["timeoutAt"]) - time.monotonic())
+    return float(live.get("timeoutLeft") or 0.0)
 
 
 # -- settings ------------------------------------------------------------------------------------------
