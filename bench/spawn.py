@@ -13,11 +13,14 @@ credential table and the environment filter (today's settings) beside one that h
 sandbox hid before (the four old home paths ~/.ssh, ~/.aws, ~/.config/gcloud, ~/.gnupg and the sockets;
 ``show = ["/"]`` takes the table out, ``passEnv = ["*"]`` turns the filter off), the two hosts' calls
 interleaved so the machine's noise falls on both; with this HOME, with a developer's HOME (the 18 stores of
-``DEVELOPER``) and with a HOME that holds every place the table names (the worst case: bubblewrap makes a
-mount per store, ~0.3 ms each). The planted homes are outside /tmp, as a real one is. Beside it, the time
-the event loop spends per spawn building the sandbox's argv and environment, for each.
+``DEVELOPER``, directories where the tool makes one), with the same HOME where an ordinary file sits beside
+each store in its tool's directory (so none is hidden whole), and with a HOME that holds every place the table
+names, each a file (the worst case: a hidden file costs bubblewrap a bind, and each bind a read of the whole
+mount table; a hidden directory is a tmpfs, nearly free). The planted homes are outside /tmp, as a real one
+is. Beside it, the time the event loop spends per spawn building the sandbox's argv and environment, and the
+mounts the new settings make: binds, and tmpfs.
 
-Run: ``python bench/spawn.py [--n 40]``.
+Run: ``python bench/spawn.py [--n 40] [--p14]`` (``--p14``: only P14).
 """
 
 from __future__ import annotations
@@ -128,9 +131,20 @@ def loop_cost_us(s: ExecSettings, workdir: str, n: int = 300) -> float:
         env = dict(os.environ)  # as launch.start reads it
         sandbox_environment(env, s.pass_env)
         sandbox.wrap(["/bin/sh", "-c", "true"], workdir, pty=False, network=True, tools=tools, shown=s.shown,
-                     secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"))
+                     secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
+                     tool_dirs=credentials.tool_dirs(env))
         times.append(time.perf_counter() - started)
     return statistics.median(times) * 1e6
+
+
+def mounts(s: ExecSettings, workdir: str) -> str:
+    """How many binds (each a read of bwrap's mount table) and tmpfs a run with ``s`` makes."""
+    env = dict(os.environ)
+    argv = sandbox.wrap(["true"], workdir, pty=False, network=True, tools=sandbox.availability(), shown=s.shown,
+                        secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
+                        tool_dirs=credentials.tool_dirs(env))
+    binds = sum(argv.count(o) for o in ("--ro-bind", "--bind", "--ro-bind-try", "--remount-ro"))
+    return f"{binds} binds, {argv.count('--tmpfs')} tmpfs"
 
 
 async def compare(n: int) -> tuple[list[float], list[float]]:
@@ -155,19 +169,29 @@ DEVELOPER = (".ssh", ".gnupg", ".aws", ".config/gcloud", ".config/gh/hosts.yml",
              ".docker/config.json", ".kube/config", ".npmrc", ".pypirc", ".cargo/credentials.toml", ".netrc",
              ".codex/auth.json", ".claude/.credentials.json", ".claude.json", ".local/share/keyrings", ".mozilla",
              ".config/google-chrome")
+DIRECTORIES = {".ssh", ".gnupg", ".aws", ".config/gcloud", ".local/share/keyrings", ".mozilla", ".config/google-chrome"}
+ORDINARY = (".bashrc", ".gitconfig", ".cache/pip/http/x")  # in every planted home, as in a real one
 
 
-def plant(home: Path, only: tuple[str, ...] | None = None) -> int:
-    """A file (or a directory holding one) at every place the table names under ``home`` (or those
-    ``only`` names, relative to it)."""
+def plant(home: Path, only: tuple[str, ...] | None = None, beside: bool = False) -> int:
+    """A file at every place the table names under ``home`` (or those ``only`` names, relative to it; a
+    directory holding one where the place holds others, or is one of ``DIRECTORIES``), and with ``beside``
+    an ordinary file next to each planted file that is not directly in the home directory."""
     places = sorted({Path(p.replace("*", "main")) for p in credentials.places(os.environ)
                      if p.startswith(str(home) + "/") and (only is None or os.path.relpath(p, home) in only)})
+    for rel in ORDINARY:
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text("ordinary\n")
     for place in places:
         if any(q != place and q.is_relative_to(place) for q in places):
             place.mkdir(parents=True, exist_ok=True)
-        else:
-            place.parent.mkdir(parents=True, exist_ok=True)
-            place.write_text("secret\n")
+            continue
+        if os.path.relpath(place, home) in DIRECTORIES:
+            place = place / "secret"
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.write_text("secret\n")
+        if beside and place.parent != home:
+            (place.parent / "ordinary.settings").write_text("ordinary\n")
     return len(places)
 
 
@@ -179,18 +203,21 @@ def p14(n: int, label: str) -> str:
     cost_old, cost_new = loop_cost_us(before_the_table(), work), loop_cost_us(replace(ExecSettings()), work)
     return (f"  {label} ({found} of {len(credentials.places(os.environ))} places exist): old {o:5.1f} ms  "
             f"new {w:5.1f} ms  {w - o:+5.2f} ms ({w / o:4.2f}x)   on the loop per spawn: old {cost_old:4.0f} µs, "
-            f"new {cost_new:4.0f} µs")
+            f"new {cost_new:4.0f} µs   mounts: old {mounts(before_the_table(), work)}, "
+            f"new {mounts(replace(ExecSettings()), work)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=40)
+    parser.add_argument("--p14", action="store_true", help="only P14")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as state:
         os.environ["XDG_STATE_HOME"] = state
-        for kind in KINDS:
-            print(asyncio.run(measure(kind, args.n)), flush=True)
-        print(asyncio.run(allowlisted(max(args.n, 60), state)), flush=True)
+        if not args.p14:
+            for kind in KINDS:
+                print(asyncio.run(measure(kind, args.n)), flush=True)
+            print(asyncio.run(allowlisted(max(args.n, 60), state)), flush=True)
         if not sandbox.availability().usable:
             print(f"P14 skipped: {sandbox.availability().reason}")
             return
@@ -198,10 +225,12 @@ def main() -> None:
               "target ≤ +5 ms):", flush=True)
         print(p14(args.n, "this HOME"), flush=True)
         base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else state
-        for label, only in (("a developer's HOME", DEVELOPER), ("a HOME holding every store", None)):
+        for label, only, beside in (("a developer's HOME", DEVELOPER, False),
+                                     ("the same, an ordinary file beside each store", DEVELOPER, True),
+                                     ("a HOME holding every store, each a file", None, False)):
             with tempfile.TemporaryDirectory(dir=base) as home:
                 os.environ["HOME"] = home
-                planted = plant(Path(home), only)
+                planted = plant(Path(home), only, beside)
                 print(p14(args.n, f"{label}, {planted} planted"), flush=True)
 
 
