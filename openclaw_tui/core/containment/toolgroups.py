@@ -13,7 +13,7 @@ __all__ = ["tool_groups"]
 
 def tool_groups(hidden: Iterable[str], shown: Iterable[str], tool_dirs: Iterable[str],
                 keep_out: Iterable[str]) -> list[str]:
-    """The real paths of the ``tool_dirs`` that hold nothing but ``hidden`` entries (real paths), deepest
+    """The ``tool_dirs`` (absolute, normalised) that hold nothing but ``hidden`` entries (real paths), deepest
     first: each is to be hidden as one directory, in place of what is hidden in it.
 
     A tool directory is grouped only where the sandbox sees it read-only: never at, in or above a path of
@@ -28,19 +28,24 @@ def tool_groups(hidden: Iterable[str], shown: Iterable[str], tool_dirs: Iterable
         names.setdefault(os.path.dirname(path), set()).add(os.path.basename(path))
     if not names:
         return []
-    kept, seen = list(keep_out), list(shown)
-    groups = []
+    kept, seen, tools = list(keep_out), list(shown), set(tool_dirs)
+    groups: list[str] = []
     # as the table spells them: a hidden entry's directory is a real path, so one named through a link
     # never matches and keeps its masks one by one (and no tool directory costs a system call to rule out)
-    for tool in sorted(set(map(os.path.normpath, tool_dirs)), key=lambda d: d.count("/"), reverse=True):
-        inside = names.get(tool)  # deepest first: a group can complete its parent
-        if not inside or any(within(tool, k) or within(k, tool) for k in kept) or any(within(s, tool) for s in seen):
+    pending = [d for d in names if d in tools]
+    while pending:
+        pending.sort(key=lambda d: d.count("/"))
+        tool = pending.pop()  # deepest first: a group can complete its parent
+        if any(within(tool, k) or within(k, tool) for k in kept) or any(within(s, tool) for s in seen):
             continue
         try:
             entries = set(os.listdir(tool))
         except OSError:
             continue
-        if entries <= inside:
+        if entries <= names[tool]:
             groups.append(tool)
-            names.setdefault(os.path.dirname(tool), set()).add(os.path.basename(tool))
+            parent = os.path.dirname(tool)
+            if parent not in names and parent in tools:
+                pending.append(parent)
+            names.setdefault(parent, set()).add(os.path.basename(tool))
     return groups
