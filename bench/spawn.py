@@ -122,19 +122,22 @@ def before_the_table() -> ExecSettings:
     return replace(ExecSettings(), placement=PlacementMode.SANDBOX, secrets=old, shown=("/",), pass_env=("*",))
 
 
-def loop_cost_us(s: ExecSettings, workdir: str, n: int = 300) -> float:
-    """Median µs to build a run's sandbox argv and environment with ``s`` (what the spawn does on the loop)."""
+def loop_cost_us(old: ExecSettings, new: ExecSettings, workdir: str, n: int = 300) -> tuple[float, float]:
+    """Median µs to build a run's sandbox argv and environment (what the spawn does on the loop) with
+    ``old`` and with ``new``, interleaved so that a busy moment falls on both."""
     tools = sandbox.cached() or sandbox.availability()
-    times = []
-    for _ in range(n):
-        started = time.perf_counter()
-        env = dict(os.environ)  # as launch.start reads it
-        sandbox_environment(env, s.pass_env)
-        sandbox.wrap(["/bin/sh", "-c", "true"], workdir, pty=False, network=True, tools=tools, shown=s.shown,
-                     secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
-                     tool_dirs=credentials.tool_dirs(env))
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1e6
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for i in range(n):
+        for which in (0, 1) if i % 2 else (1, 0):
+            s = (old, new)[which]
+            started = time.perf_counter()
+            env = dict(os.environ)  # as launch.start reads it
+            sandbox_environment(env, s.pass_env)
+            sandbox.wrap(["/bin/sh", "-c", "true"], workdir, pty=False, network=True, tools=tools, shown=s.shown,
+                         secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
+                         tool_dirs=credentials.tool_dirs(env))
+            times[which].append(time.perf_counter() - started)
+    return statistics.median(times[0]) * 1e6, statistics.median(times[1]) * 1e6
 
 
 def mounts(s: ExecSettings, workdir: str) -> str:
@@ -200,7 +203,7 @@ def p14(n: int, label: str) -> str:
     found = sum(os.path.lexists(p) for p in credentials.places(os.environ))
     o, w = statistics.median(old), statistics.median(new)
     work = os.getcwd()
-    cost_old, cost_new = loop_cost_us(before_the_table(), work), loop_cost_us(replace(ExecSettings()), work)
+    cost_old, cost_new = loop_cost_us(before_the_table(), replace(ExecSettings()), work)
     return (f"  {label} ({found} of {len(credentials.places(os.environ))} places exist): old {o:5.1f} ms  "
             f"new {w:5.1f} ms  {w - o:+5.2f} ms ({w / o:4.2f}x)   on the loop per spawn: old {cost_old:4.0f} µs, "
             f"new {cost_new:4.0f} µs   mounts: old {mounts(before_the_table(), work)}, "
