@@ -17,8 +17,9 @@ interleaved so the machine's noise falls on both; with this HOME, with a develop
 each store in its tool's directory (so none is hidden whole), and with a HOME that holds every place the table
 names, each a file (the worst case: a hidden file costs bubblewrap a bind, and each bind a read of the whole
 mount table; a hidden directory is a tmpfs, nearly free). The planted homes are outside /tmp, as a real one
-is. Beside it, the time the event loop spends per spawn building the sandbox's argv and environment, and the
-mounts the new settings make: binds, and tmpfs.
+is. Beside it, the time the event loop spends per spawn building the sandbox's argv and environment, the same
+two argvs run straight from here (bwrap alone: the mounts' cost without the host's, whose noise is larger on a
+busy machine), and the mounts each makes: binds, and tmpfs.
 
 Run: ``python bench/spawn.py [--n 40] [--p14]`` (``--p14``: only P14).
 """
@@ -31,6 +32,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -140,14 +142,29 @@ def loop_cost_us(old: ExecSettings, new: ExecSettings, workdir: str, n: int = 30
     return statistics.median(times[0]) * 1e6, statistics.median(times[1]) * 1e6
 
 
-def mounts(s: ExecSettings, workdir: str) -> str:
-    """How many binds (each a read of bwrap's mount table) and tmpfs a run with ``s`` makes."""
+def sandboxed_true(s: ExecSettings, workdir: str) -> list[str]:
+    """The argv of a sandboxed ``true`` with ``s``, as the launcher builds it."""
     env = dict(os.environ)
-    argv = sandbox.wrap(["true"], workdir, pty=False, network=True, tools=sandbox.availability(), shown=s.shown,
-                        secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
-                        tool_dirs=credentials.tool_dirs(env))
+    return sandbox.wrap([shutil.which("true") or "true"], workdir, pty=False, network=True,
+                        tools=sandbox.availability(), shown=s.shown, tmpdir=env.get("TMPDIR"),
+                        secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tool_dirs=credentials.tool_dirs(env))
+
+
+def mounts(argv: list[str]) -> str:
+    """How many binds (each a read of bwrap's mount table) and tmpfs ``argv`` makes."""
     binds = sum(argv.count(o) for o in ("--ro-bind", "--bind", "--ro-bind-try", "--remount-ro"))
     return f"{binds} binds, {argv.count('--tmpfs')} tmpfs"
+
+
+def bwrap_alone(old: list[str], new: list[str], n: int) -> tuple[float, float]:
+    """Median ms of each argv run straight from here, interleaved: the mounts' cost without the host's."""
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for i in range(n):
+        for which in (0, 1) if i % 2 else (1, 0):
+            started = time.perf_counter()
+            subprocess.run((old, new)[which], check=True, stdin=subprocess.DEVNULL)
+            times[which].append((time.perf_counter() - started) * 1000)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 async def compare(n: int) -> tuple[list[float], list[float]]:
@@ -204,10 +221,12 @@ def p14(n: int, label: str) -> str:
     o, w = statistics.median(old), statistics.median(new)
     work = os.getcwd()
     cost_old, cost_new = loop_cost_us(before_the_table(), replace(ExecSettings()), work)
+    argv_old, argv_new = sandboxed_true(before_the_table(), work), sandboxed_true(replace(ExecSettings()), work)
+    alone_old, alone_new = bwrap_alone(argv_old, argv_new, n)
     return (f"  {label} ({found} of {len(credentials.places(os.environ))} places exist): old {o:5.1f} ms  "
             f"new {w:5.1f} ms  {w - o:+5.2f} ms ({w / o:4.2f}x)   on the loop per spawn: old {cost_old:4.0f} µs, "
-            f"new {cost_new:4.0f} µs   mounts: old {mounts(before_the_table(), work)}, "
-            f"new {mounts(replace(ExecSettings()), work)}")
+            f"new {cost_new:4.0f} µs   bwrap alone: old {alone_old:5.1f} ms, new {alone_new:5.1f} ms "
+            f"({alone_new - alone_old:+5.2f})   mounts: old {mounts(argv_old)}, new {mounts(argv_new)}")
 
 
 def main() -> None:
