@@ -13,11 +13,15 @@ credential table and the environment filter (today's settings) beside one that h
 sandbox hid before (the four old home paths ~/.ssh, ~/.aws, ~/.config/gcloud, ~/.gnupg and the sockets;
 ``show = ["/"]`` takes the table out, ``passEnv = ["*"]`` turns the filter off), the two hosts' calls
 interleaved so the machine's noise falls on both; with this HOME, with a developer's HOME (the 18 stores of
-``DEVELOPER``) and with a HOME that holds every place the table names (the worst case: bubblewrap makes a
-mount per store, ~0.3 ms each). The planted homes are outside /tmp, as a real one is. Beside it, the time
-the event loop spends per spawn building the sandbox's argv and environment, for each.
+``DEVELOPER``, directories where the tool makes one), with the same HOME where an ordinary file sits beside
+each store in its tool's directory (so none is hidden whole), and with a HOME that holds every place the table
+names, each a file (the worst case: a hidden file costs bubblewrap a bind, and each bind a read of the whole
+mount table; a hidden directory is a tmpfs, nearly free). The planted homes are outside /tmp, as a real one
+is. Beside it, the time the event loop spends per spawn building the sandbox's argv and environment, the same
+two argvs run straight from here (bwrap alone: the mounts' cost without the host's, whose noise is larger on a
+busy machine), and the mounts each makes: binds, and tmpfs.
 
-Run: ``python bench/spawn.py [--n 40]``.
+Run: ``python bench/spawn.py [--n 40] [--p14]`` (``--p14``: only P14).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -119,18 +124,47 @@ def before_the_table() -> ExecSettings:
     return replace(ExecSettings(), placement=PlacementMode.SANDBOX, secrets=old, shown=("/",), pass_env=("*",))
 
 
-def loop_cost_us(s: ExecSettings, workdir: str, n: int = 300) -> float:
-    """Median µs to build a run's sandbox argv and environment with ``s`` (what the spawn does on the loop)."""
+def loop_cost_us(old: ExecSettings, new: ExecSettings, workdir: str, n: int = 300) -> tuple[float, float]:
+    """Median µs to build a run's sandbox argv and environment (what the spawn does on the loop) with
+    ``old`` and with ``new``, interleaved so that a busy moment falls on both."""
     tools = sandbox.cached() or sandbox.availability()
-    times = []
-    for _ in range(n):
-        started = time.perf_counter()
-        env = dict(os.environ)  # as launch.start reads it
-        sandbox_environment(env, s.pass_env)
-        sandbox.wrap(["/bin/sh", "-c", "true"], workdir, pty=False, network=True, tools=tools, shown=s.shown,
-                     secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"))
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1e6
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for i in range(n):
+        for which in (0, 1) if i % 2 else (1, 0):
+            s = (old, new)[which]
+            started = time.perf_counter()
+            env = dict(os.environ)  # as launch.start reads it
+            sandbox_environment(env, s.pass_env)
+            sandbox.wrap(["/bin/sh", "-c", "true"], workdir, pty=False, network=True, tools=tools, shown=s.shown,
+                         secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tmpdir=env.get("TMPDIR"),
+                         tool_dirs=credentials.tool_dirs(env))
+            times[which].append(time.perf_counter() - started)
+    return statistics.median(times[0]) * 1e6, statistics.median(times[1]) * 1e6
+
+
+def sandboxed_true(s: ExecSettings, workdir: str) -> list[str]:
+    """The argv of a sandboxed ``true`` with ``s``, as the launcher builds it."""
+    env = dict(os.environ)
+    return sandbox.wrap([shutil.which("true") or "true"], workdir, pty=False, network=True,
+                        tools=sandbox.availability(), shown=s.shown, tmpdir=env.get("TMPDIR"),
+                        secrets=(*s.secrets, *credentials.hidden(env, s.shown)), tool_dirs=credentials.tool_dirs(env))
+
+
+def mounts(argv: list[str]) -> str:
+    """How many binds (each a read of bwrap's mount table) and tmpfs ``argv`` makes."""
+    binds = sum(argv.count(o) for o in ("--ro-bind", "--bind", "--ro-bind-try", "--remount-ro"))
+    return f"{binds} binds, {argv.count('--tmpfs')} tmpfs"
+
+
+def bwrap_alone(old: list[str], new: list[str], n: int) -> tuple[float, float]:
+    """Median ms of each argv run straight from here, interleaved: the mounts' cost without the host's."""
+    times: dict[int, list[float]] = {0: [], 1: []}
+    for i in range(n):
+        for which in (0, 1) if i % 2 else (1, 0):
+            started = time.perf_counter()
+            subprocess.run((old, new)[which], check=True, stdin=subprocess.DEVNULL)
+            times[which].append((time.perf_counter() - started) * 1000)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 async def compare(n: int) -> tuple[list[float], list[float]]:
@@ -155,19 +189,29 @@ DEVELOPER = (".ssh", ".gnupg", ".aws", ".config/gcloud", ".config/gh/hosts.yml",
              ".docker/config.json", ".kube/config", ".npmrc", ".pypirc", ".cargo/credentials.toml", ".netrc",
              ".codex/auth.json", ".claude/.credentials.json", ".claude.json", ".local/share/keyrings", ".mozilla",
              ".config/google-chrome")
+DIRECTORIES = {".ssh", ".gnupg", ".aws", ".config/gcloud", ".local/share/keyrings", ".mozilla", ".config/google-chrome"}
+ORDINARY = (".bashrc", ".gitconfig", ".cache/pip/http/x")  # in every planted home, as in a real one
 
 
-def plant(home: Path, only: tuple[str, ...] | None = None) -> int:
-    """A file (or a directory holding one) at every place the table names under ``home`` (or those
-    ``only`` names, relative to it)."""
+def plant(home: Path, only: tuple[str, ...] | None = None, beside: bool = False) -> int:
+    """A file at every place the table names under ``home`` (or those ``only`` names, relative to it; a
+    directory holding one where the place holds others, or is one of ``DIRECTORIES``), and with ``beside``
+    an ordinary file next to each planted file that is not directly in the home directory."""
     places = sorted({Path(p.replace("*", "main")) for p in credentials.places(os.environ)
                      if p.startswith(str(home) + "/") and (only is None or os.path.relpath(p, home) in only)})
+    for rel in ORDINARY:
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text("ordinary\n")
     for place in places:
         if any(q != place and q.is_relative_to(place) for q in places):
             place.mkdir(parents=True, exist_ok=True)
-        else:
-            place.parent.mkdir(parents=True, exist_ok=True)
-            place.write_text("secret\n")
+            continue
+        if os.path.relpath(place, home) in DIRECTORIES:
+            place = place / "secret"
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.write_text("secret\n")
+        if beside and place.parent != home:
+            (place.parent / "ordinary.settings").write_text("ordinary\n")
     return len(places)
 
 
@@ -176,21 +220,26 @@ def p14(n: int, label: str) -> str:
     found = sum(os.path.lexists(p) for p in credentials.places(os.environ))
     o, w = statistics.median(old), statistics.median(new)
     work = os.getcwd()
-    cost_old, cost_new = loop_cost_us(before_the_table(), work), loop_cost_us(replace(ExecSettings()), work)
+    cost_old, cost_new = loop_cost_us(before_the_table(), replace(ExecSettings()), work)
+    argv_old, argv_new = sandboxed_true(before_the_table(), work), sandboxed_true(replace(ExecSettings()), work)
+    alone_old, alone_new = bwrap_alone(argv_old, argv_new, n)
     return (f"  {label} ({found} of {len(credentials.places(os.environ))} places exist): old {o:5.1f} ms  "
             f"new {w:5.1f} ms  {w - o:+5.2f} ms ({w / o:4.2f}x)   on the loop per spawn: old {cost_old:4.0f} µs, "
-            f"new {cost_new:4.0f} µs")
+            f"new {cost_new:4.0f} µs   bwrap alone: old {alone_old:5.1f} ms, new {alone_new:5.1f} ms "
+            f"({alone_new - alone_old:+5.2f})   mounts: old {mounts(argv_old)}, new {mounts(argv_new)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=40)
+    parser.add_argument("--p14", action="store_true", help="only P14")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as state:
         os.environ["XDG_STATE_HOME"] = state
-        for kind in KINDS:
-            print(asyncio.run(measure(kind, args.n)), flush=True)
-        print(asyncio.run(allowlisted(max(args.n, 60), state)), flush=True)
+        if not args.p14:
+            for kind in KINDS:
+                print(asyncio.run(measure(kind, args.n)), flush=True)
+            print(asyncio.run(allowlisted(max(args.n, 60), state)), flush=True)
         if not sandbox.availability().usable:
             print(f"P14 skipped: {sandbox.availability().reason}")
             return
@@ -198,10 +247,12 @@ def main() -> None:
               "target ≤ +5 ms):", flush=True)
         print(p14(args.n, "this HOME"), flush=True)
         base = "/var/tmp" if os.access("/var/tmp", os.W_OK) else state
-        for label, only in (("a developer's HOME", DEVELOPER), ("a HOME holding every store", None)):
+        for label, only, beside in (("a developer's HOME", DEVELOPER, False),
+                                     ("the same, an ordinary file beside each store", DEVELOPER, True),
+                                     ("a HOME holding every store, each a file", None, False)):
             with tempfile.TemporaryDirectory(dir=base) as home:
                 os.environ["HOME"] = home
-                planted = plant(Path(home), only)
+                planted = plant(Path(home), only, beside)
                 print(p14(args.n, f"{label}, {planted} planted"), flush=True)
 
 

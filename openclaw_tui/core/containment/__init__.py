@@ -95,7 +95,19 @@ is ever created in the user's home, and a path the operator shows inside a hidde
 read-only, from the host's own. Inside a writable directory (a workdir that holds a hidden file, as the home
 directory does), each directory on the way to a mask is bound onto itself: it stays writable, but a mount
 point cannot be renamed, so no run can move a secret to a path the next run would not hide. Most secrets do
-not exist, so each costs one ``faccessat`` at a spawn; the others are resolved once per directory. A run has
+not exist, so each costs one ``faccessat`` at a spawn; the others are resolved once per directory.
+
+What a mask costs is bwrap's: every bind (and every ``--remount-ro``) makes it read the whole mount table
+again (about 0.3 ms each on an idle machine, several times that under load, and more as the table grows),
+while a tmpfs costs next to nothing. So a hidden directory is a tmpfs of mode 0555, unwritable without a
+remount (a run that chmods it writes to a tmpfs of its own that ends with it; a bwrap older than 0.5, which
+cannot set the mode, remounts it read-only instead), and the tmpfs masks nothing is mounted in come last, so
+no bind reads their lines. A hidden file must be a bind of ``/dev/null``, so a tool directory (the one a
+store of the table sits in, never the home directory, an XDG base, a runtime directory or ``/tmp``) that
+holds nothing but hidden entries is hidden whole, as one tmpfs (``toolgroups``): the run sees no more and no
+less than the masks one by one would show it, an empty directory instead of one of empty files. Not where a
+run may write (at, in or above a writable mount), since a file the tool writes beside its secret must reach
+the disk as before, and not when something inside is shown or an entry is a link. A run has
 its own PID and IPC namespaces (and, with networking off, an empty network one). The host must manage it
 exactly like a host run, so the wrapping serves the host's process-group kill: ``bwrap`` runs in the session's
 group with the terminating signals ignored (``env --ignore-signal``), so a SIGTERM reaches the program inside

@@ -4,6 +4,7 @@ with the line of each tool's documentation it comes from."""
 from __future__ import annotations
 
 import functools
+import glob
 import itertools
 import os
 import re
@@ -14,7 +15,7 @@ from enum import StrEnum
 
 from ..config import runtime_dirs, within
 
-__all__ = ["STORES", "Kind", "Store", "hidden", "locations", "places"]
+__all__ = ["STORES", "Kind", "Store", "hidden", "locations", "places", "tool_dirs"]
 
 
 class Kind(StrEnum):
@@ -377,6 +378,21 @@ def hidden(env: Mapping[str, str], shown: tuple[str, ...] = ()) -> tuple[str, ..
     """The table's paths a sandboxed run must not see: all of :func:`places` but those at or under a
     path the operator shows (``[tools.exec.sandbox] show``). Cached: it runs at every sandboxed spawn."""
     return _hidden(tuple(env.get(name) for name in _READS), shown)
+
+
+def tool_dirs(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The directories the stores sit in, but for those every tool shares (the home directory, the XDG base
+    directories, the runtime directories, ``/tmp`` and what holds them): the directories a sandboxed run
+    may find hidden whole when all they hold is hidden (``toolgroups``)."""
+    return _tool_dirs(tuple(env.get(name) for name in _READS))
+
+
+@functools.lru_cache(maxsize=8)
+def _tool_dirs(values: tuple[str | None, ...]) -> tuple[str, ...]:
+    env = {name: value for name, value in zip(_READS, values) if value is not None}
+    shared = [*itertools.chain.from_iterable(_bases(env).values()), "/tmp"]
+    dirs = dict.fromkeys(os.path.dirname(p) for p in _places(values) if not glob.has_magic(p))
+    return tuple(d for d in dirs if os.path.isabs(d) and not any(within(s, d) for s in shared))
 
 
 @functools.lru_cache(maxsize=8)

@@ -13,10 +13,11 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ..config import within
+from .toolgroups import tool_groups
 
 PROBE_TIMEOUT_S = 5.0
 TMP = "/tmp"
@@ -58,13 +59,15 @@ class SecretWorkdir(ValueError):
 
 @dataclass(frozen=True)
 class Availability:
-    """The probe's verdict: ``usable``, the tools it found, and ``reason`` in words either way."""
+    """The probe's verdict: ``usable``, the tools it found, and ``reason`` in words either way; ``modes``:
+    whether this bwrap sets a tmpfs's mode (``--perms``, bubblewrap 0.5 and later)."""
 
     usable: bool
     reason: str
     bwrap: str = ""
     env: str = ""
     python: str = ""
+    modes: bool = False
 
 
 _cached: Availability | None = None
@@ -120,7 +123,15 @@ def _probe() -> Availability:
             why = detail[-1] if detail else f"exit status {proc.returncode}"
             why = f"bwrap is installed but cannot sandbox here: {why}"
             return Availability(False, why, bwrap, env, python)
-    return found
+    return replace(found, modes=_runs([bwrap, "--ro-bind", "/", "/", *EMPTY_DIRECTORY, "/tmp", "--", env, "true"]))
+
+
+def _runs(argv: list[str]) -> bool:
+    try:
+        return subprocess.run(argv, check=False, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=PROBE_TIMEOUT_S).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
 
 def wrap(
@@ -134,12 +145,14 @@ def wrap(
     private_tmp: bool = False,
     tmpdir: str | None = None,
     shown: Iterable[str] = (),
+    tool_dirs: Iterable[str] = (),
 ) -> list[str]:
     """The argv that runs ``argv`` sandboxed in ``workdir`` (None: no writable directory, in ``/``).
 
     ``/tmp`` is the host's, writable, unless ``private_tmp``; ``tmpdir`` (the host's ``$TMPDIR``) is
     writable too when it is a directory that is safe to open (see :func:`writable_tmpdir`); ``shown``
-    paths inside a hidden directory are seen read-only (see :func:`masks`).
+    paths inside a hidden directory are seen read-only, and a read-only ``tool_dirs`` entry that holds
+    nothing but secrets is hidden whole (see :func:`masks`).
     Raises SecretWorkdir when the workdir is inside a hidden path.
     """
     real = os.path.realpath(workdir) if workdir is not None else None
@@ -157,11 +170,14 @@ def wrap(
     for path in writable:
         out += ["--bind", path, path]
     out += ["--dev", "/dev", "--proc", "/proc"]
-    planned = masks(secrets, real, private_tmp, shown, writable)
-    for path, mask in planned:
-        out += _MOUNTS[mask] + [path] * (1 if mask in HIDING else 2)  # shown and pinned: bound onto themselves
-    for path, mask in planned:  # after what is bound back inside them
+    planned = masks(secrets, real, private_tmp, shown, writable, tool_dirs)
+    for path, mask in _cheap_last(planned):
         if mask is Mask.DIRECTORY:
+            out += [*(EMPTY_DIRECTORY if tools.modes else ["--tmpfs"]), path]
+        else:
+            out += _MOUNTS[mask] + [path] * (1 if mask in HIDING else 2)  # shown and pinned: bound onto themselves
+    for path, mask in planned:  # after what is bound back inside them; a bwrap without --perms only
+        if mask is Mask.DIRECTORY and not tools.modes:
             out += ["--remount-ro", path]
     out += ["--unshare-pid", "--unshare-ipc", "--die-with-parent"]
     if not network:
@@ -198,9 +214,21 @@ def writable_tmpdir(tmpdir: str | None, private_tmp: bool) -> str | None:
     return real
 
 
-_MOUNTS = {Mask.DIRECTORY: ["--tmpfs"], Mask.FILE: ["--ro-bind", "/dev/null"], Mask.SHOWN: ["--ro-bind-try"],
-           Mask.PINNED: ["--bind"]}
+_MOUNTS = {Mask.FILE: ["--ro-bind", "/dev/null"], Mask.SHOWN: ["--ro-bind-try"], Mask.PINNED: ["--bind"]}
 HIDING = (Mask.DIRECTORY, Mask.FILE)
+# A hidden directory: an empty tmpfs nobody may write to. Its mode does what a --remount-ro would at no
+# cost: every bind and remount makes bwrap read the whole mount table again, a tmpfs does not. (Its owner
+# could chmod it, and would then write to a tmpfs of its own that ends with the run.)
+EMPTY_DIRECTORY = ["--perms", "0555", "--tmpfs"]
+
+
+def _cheap_last(planned: list[tuple[str, Mask]]) -> list[tuple[str, Mask]]:
+    """``planned`` (parents first, each right before its children) with each hidden directory nothing is
+    mounted in moved to the end: every mount made before a bind is one more line of the table bwrap reads."""
+    after = [*planned[1:], None]
+    leaf = {i for i, (item, then) in enumerate(zip(planned, after))
+            if item[1] is Mask.DIRECTORY and not (then is not None and within(then[0], item[0]))}
+    return [item for i, item in enumerate(planned) if i not in leaf] + [planned[i] for i in sorted(leaf)]
 
 
 def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False,
@@ -209,11 +237,12 @@ def hidden_paths(secrets: Iterable[str], workdir: str | None, private_tmp: bool 
     return [(p, m is Mask.DIRECTORY) for p, m in masks(secrets, workdir, private_tmp, shown) if m in HIDING]
 
 
-def masks(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False,
-          shown: Iterable[str] = (), writable: Iterable[str] = ()) -> list[tuple[str, Mask]]:
+def masks(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False, shown: Iterable[str] = (),
+          writable: Iterable[str] = (), tool_dirs: Iterable[str] = ()) -> list[tuple[str, Mask]]:
     """What to mount over what, in order: each secret that exists and would otherwise be visible, each
     shown path that exists inside a hidden directory (bound back from the host's own), and each directory
-    between a ``writable`` one and a mask (pinned: bound onto itself).
+    between a ``writable`` one and a mask (pinned: bound onto itself). A tool directory (``tool_dirs``) that
+    holds only hidden entries and is seen read-only is hidden whole instead (see :func:`.tool_groups`).
 
     Most secrets do not exist, so each costs one ``faccessat`` before anything else. Those that do are resolved
     through symlinks (the mount must cover the real thing; a link to one reads the mask), glob patterns are
@@ -245,6 +274,10 @@ def masks(secrets: Iterable[str], workdir: str | None, private_tmp: bool = False
             path = os.path.join(os.path.realpath(os.path.dirname(raw)), os.path.basename(raw))
             if path not in found and os.path.exists(path):
                 found[path] = Mask.SHOWN
+    shown_here = [p for p, m in found.items() if m is Mask.SHOWN]
+    for group in tool_groups([p for p, m in found.items() if m in HIDING], shown_here, tool_dirs,
+                             [*writable, *([workdir] if workdir else [])]):
+        found[group] = Mask.DIRECTORY  # what it holds is left out below, as in any hidden directory
     planned: dict[str, Mask] = {}
     tops = []  # hiding mounts with no mount above them
     chain: list[str] = []  # the planned mounts that enclose the path at hand, outermost first

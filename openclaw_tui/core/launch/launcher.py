@@ -157,7 +157,7 @@ def _placed_argv(session: Session, argv: list[str], host_env: Mapping[str, str])
         wrapped = sandbox.wrap(
             argv, session.cwd, pty=session.pty, network=settings.sandbox_network, secrets=secrets,
             tools=found, private_tmp=settings.sandbox_tmp == "private", tmpdir=os.environ.get("TMPDIR"),
-            shown=settings.shown,
+            shown=settings.shown, tool_dirs=credentials.tool_dirs(host_env),
         )
     except sandbox.SecretWorkdir as exc:
         raise LaunchError("workdir-secret", str(exc)) from exc

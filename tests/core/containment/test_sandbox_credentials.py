@@ -18,6 +18,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -266,8 +267,16 @@ def test_a_shown_path_inside_a_hidden_directory_is_bound_back_between_the_masks(
                             shown=[f"{d}/shown", str(home / "plain"), d + "/gone"])
     assert planned == [(d, Mask.DIRECTORY), (f"{d}/shown", Mask.SHOWN), (f"{d}/shown/key", Mask.FILE)]
     assert sandbox.masks([d], None, shown=[d]) == [(d, Mask.DIRECTORY)]  # hiding and showing one path: hidden
-    argv = sandbox.wrap(["true"], None, pty=False, network=True, secrets=[d], tools=FOUND, shown=[f"{d}/shown"])
-    assert argv.index("--tmpfs") < argv.index(f"{d}/shown") < argv.index("--remount-ro")
+    for modes in (True, False):  # the tmpfs's mode keeps it unwritable; an older bwrap remounts it read-only
+        tools = replace(FOUND, modes=modes)
+        argv = sandbox.wrap(["true"], None, pty=False, network=True, secrets=[d], tools=tools, shown=[f"{d}/shown"])
+        at = argv.index(d)
+        assert at < argv.index(f"{d}/shown")
+        if modes:
+            assert argv[at - 3:at] == ["--perms", "0555", "--tmpfs"] and "--remount-ro" not in argv
+        else:
+            assert argv[at - 1] == "--tmpfs" and "--perms" not in argv
+            assert argv.index(f"{d}/shown") < argv.index("--remount-ro") < argv.index("--", at)
 
 
 # -- git, pip and npm inside -----------------------------------------------------------------------
