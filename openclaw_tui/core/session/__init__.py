@@ -155,7 +155,12 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
-    from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
+    from .rawring import (
+        DEFAULT_CAPACITY as DEFAULT_CAPACITY,
+        RawRing as RawRing,
+        SizeMark as SizeMark,
+        TimeMark as TimeMark,
+    )
     from .redact import looks_secret as looks_secret, masked as masked, url_credentials as url_credentials
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso

@@ -396,7 +396,8 @@ class _Connection:
 
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
         session = self._session(sessionId)
-        session.resize(check.side("cols", cols), check.side("rows", rows))
+        by = "operator" if self.confined is None else self.confined.scope()  # as its input is recorded
+        session.resize(check.side("cols", cols), check.side("rows", rows), by)
         return {}
 
     async def m_session_output(self, sessionId: str, since: int | None = None,
