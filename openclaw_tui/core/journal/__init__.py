@@ -123,6 +123,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .restore import (
         Restored as Restored,
         caps_of as caps_of,
+        journal_name as journal_name,
         leftover_of as leftover_of,
         open_journal as open_journal,
         owed_notice as owed_notice,
@@ -131,5 +132,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .sessionjournal import HeldRecord as HeldRecord, SessionJournal as SessionJournal
     from .store import Journal as Journal
+    from .timeline import ACTS as ACTS, Act as Act, read_acts as read_acts
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

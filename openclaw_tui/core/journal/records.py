@@ -34,7 +34,7 @@ APPROVAL = b"A"  # an approval request or its decision, as JSON (the approvals f
 MUTES = b"U"  # the operator's mutes, {"sessions": [...], "agents": [...]} (the mutes file)
 SIZE_AT = b"Y"  # format 2: terminal size from a raw offset on, with when (ms) and by whom
 TIMES = b"W"  # format 2: when raw bytes arrived, as (offset, ms) marks
-ACT = b"E"  # an act of the host's that outlives the sessions' files (removed, re-executed), in the approvals file
+ACT_EVENT = "act"  # an approvals-file record that is an act of the host's (removed, re-executed), for the audit
 
 FORMAT = 2
 TIMES_VERSION = 1  # the first byte of a TIMES payload: a later layout gets a new one, and old readers skip it

@@ -161,6 +161,13 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         SizeMark as SizeMark,
         TimeMark as TimeMark,
     )
+    from .recording import (
+        Recording as Recording,
+        Window as Window,
+        local_time as local_time,
+        timed_text as timed_text,
+        when_ms as when_ms,
+    )
     from .redact import looks_secret as looks_secret, masked as masked, url_credentials as url_credentials
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso

@@ -210,6 +210,17 @@ class RawRing:
                 return self.marks_base + i
         return self.marks_end
 
+    def copy(self) -> RawRing:
+        """A ring holding the same bytes, marks and times, that this one's later changes leave alone."""
+        ring = RawRing(self.capacity)
+        start, data = self.read(self.start)
+        ring.start, ring.end = start, start + len(data)
+        if data:
+            ring._chunks.append(data)
+        ring._marks, ring.marks_base, ring._times = list(self._marks), self.marks_base, deque(self._times,
+                                                                                            MAX_TIME_MARKS)
+        return ring
+
     # -- as data --------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:

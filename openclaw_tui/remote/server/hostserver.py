@@ -400,6 +400,11 @@ class _Connection:
         session.resize(check.side("cols", cols), check.side("rows", rows), by)
         return {}
 
+    async def m_session_export(self, sessionId: str, **window: Any) -> dict[str, Any]:
+        """The process tool's ``export``, for this connection's scope: the operator's, or a session's agent's."""
+        call = {"tool": "process", "action": "export", "sessionId": check.text("sessionId", sessionId), **window}
+        return await self.host.call(call, agent=self._scope())
+
     async def m_session_output(self, sessionId: str, since: int | None = None,
                                after: int | None = None) -> dict[str, Any]:
         """Retained output and input history; with ``since`` (a previous ``totalChars``), only what is new
@@ -428,6 +433,7 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "session.input": _Connection.m_session_input,
     "session.resize": _Connection.m_session_resize,
     "session.output": _Connection.m_session_output,
+    "session.export": _Connection.m_session_export,
     "host.reexec": _Connection.m_host_reexec,
     "approvals.list": approvals_list,
     "approvals.history": approvals_history,
