@@ -72,25 +72,32 @@ def _scan(path: str) -> list[tuple[bytes, bytes, int]]:
 
 def session_acts(s: RecoveredSession) -> list[Act]:
     """What one session's file tells: its start, its inputs, resizes by someone, its kill and its end."""
-    meta, sid, out = s.meta, s.session_id, []
-    node = meta.get("node")
-    starter = meta.get("agent") or OPERATOR
+    return acts_of(s.session_id, s.meta, s.inputs, s.sizes, (s.exit or {}).get("exit"),
+                   int((s.ended_at or 0) * 1000))
+
+
+def acts_of(sid: str, meta: dict[str, Any], inputs: Iterable[dict[str, Any]],
+            sizes: Iterable[tuple[int, int, int, int, str | None]], end: Any, ended_ms: int,
+            decisions: bool = False) -> list[Act]:
+    """One session's acts from its parts as the journal keeps them (a live session's too). The decisions
+    noted among its inputs are left to the approvals file, unless ``decisions``."""
+    node, out = meta.get("node"), []
     if meta.get("started", True) and meta.get("startedMs"):
         where = f"{meta.get('placement') or 'gateway'}{', pty' if meta.get('pty') else ''}"
-        out.append(Act(int(meta["startedMs"]), "started", starter, sid, node,
+        out.append(Act(int(meta["startedMs"]), "started", meta.get("agent") or OPERATOR, sid, node,
                        f"{masked(str(meta.get('command', '')))} ({where})"))
-    for record in s.inputs:
-        action = str(record.get("action", ""))
-        if action in _DECIDED:  # a decision noted among the inputs: the approvals file tells it
+    for record in inputs:
+        action, at, by = str(record.get("action", "")), int(float(record["at"]) * 1000), record.get("source")
+        if action in _DECIDED:  # a decision noted among the inputs
+            if decisions:
+                out.append(Act(at, _DECIDED[action], str(by or OPERATOR), sid, node, str(record.get("preview"))))
             continue
-        out.append(Act(int(float(record["at"]) * 1000), "input", str(record.get("source") or OPERATOR), sid, node,
-                       f"{action} {record.get('preview', '')!r}"))
-    for offset, cols, rows, at, by in s.sizes:
+        out.append(Act(at, "input", str(by or OPERATOR), sid, node, f"{action} {record.get('preview', '')!r}"))
+    for offset, cols, rows, at, who in sizes:
         if at and offset > 0:  # the first size is the PTY's at its start; a size without time is of old
-            out.append(Act(at, "resized", by or HOST, sid, node, f"{cols}x{rows}"))
-    end = (s.exit or {}).get("exit")
+            out.append(Act(at, "resized", who or HOST, sid, node, f"{cols}x{rows}"))
     if isinstance(end, dict):
-        out += _end_acts(end, sid, node, int((s.ended_at or 0) * 1000))
+        out += _end_acts(end, sid, node, ended_ms)
     return out
 
 
@@ -118,6 +125,10 @@ def host_acts(events: Iterable[dict[str, Any]]) -> list[Act]:
             if e.get("act") in ACTS:
                 out.append(Act(int(e.get("atMs") or 0), str(e["act"]), str(e.get("by") or HOST), sid, node,
                                str(e.get("detail") or "")))
+            for a in e.get("acts") or ():  # a removed session's own acts: its file went with it
+                if isinstance(a, dict) and a.get("act") in ACTS:
+                    out.append(Act(int(a["atMs"]), str(a["act"]), str(a["actor"]), a.get("sessionId"),
+                                   a.get("node"), str(a.get("detail") or "")))
             continue
         decision = e.get("decision")
         if isinstance(decision, dict):

@@ -24,6 +24,7 @@ TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into t
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
 TIME_MARK_MS = 1000  # output times are known to this precision (``logs --since``)
 TIME_MARKS = 4096  # marks kept: an hour of output that never pauses, far more with pauses
+RESIZES_KEPT = 64  # the newest resizes with who made them, for the log view's acts
 
 
 def now_ms() -> int:
@@ -72,6 +73,8 @@ class OutputCapture:
         self._times: deque[tuple[int, int, int]] = deque(maxlen=TIME_MARKS)  # (ms, chars, raw offset) before
         self.journal: SessionRecord | None = None
         """The session's journal record, once it is journaled (see ``Session.keep_record``)."""
+        self.resized: deque[tuple[int, int, int, int, str | None]] = deque(maxlen=RESIZES_KEPT)
+        """The resizes since the capture began, as the journal records them: (offset, cols, rows, at, by)."""
 
     def ingest(self, stream: str, data: bytes, stamps: list[tuple[int, float]] | None = None) -> None:
         """Raw bytes from the child (``stream`` is stdout or stderr), on the loop. ``stamps``: when parts of
@@ -114,8 +117,10 @@ class OutputCapture:
         """The terminal is ``cols`` x ``rows`` from the next byte on (a size mark in the raw ring, with its
         time); ``by``: who resized it (None: the host, as the PTY opened)."""
         at = self.clock.ms()
-        if self.journal is not None and self.raw.size != (cols, rows):
-            self.journal.size(self.raw.end, cols, rows, at, by)
+        if self.raw.size != (cols, rows):
+            self.resized.append((self.raw.end, cols, rows, at, by))
+            if self.journal is not None:
+                self.journal.size(self.raw.end, cols, rows, at, by)
         self.raw.resize(cols, rows, at)
 
     def since_time(self, ms: int) -> tuple[int, int]:

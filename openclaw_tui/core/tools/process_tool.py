@@ -14,7 +14,7 @@ from weakref import WeakKeyDictionary
 
 from ..calls import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from ..config import POLL_WAIT_MAX_MS
-from ..journal import status
+from ..journal import acts_of, status
 from ..launch import end_session
 from ..procs import kernel_evidence_available
 from ..session import HOST_DIED, ExitRecord, Session, Status, iso, masked, now_ms
@@ -262,6 +262,7 @@ async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -
         lines=end - start,
         totalLines=total,
         inputs=s.inputs.to_json(),
+        acts=live_acts(s),
     )
     return result("\n".join(parts), s.status, **_without_status(details))
 
@@ -281,6 +282,16 @@ async def screen(core: ToolCore, p: ProcessParams, s: Session, agent: str | None
     if waiting:
         parts.append(waiting)
     return result("\n".join(parts), s.status, **_without_status(details))
+
+
+def live_acts(s: Session, decisions: bool = True) -> list[dict[str, Any]]:
+    """The session's acts as the audit lists them (with ``atMs``), from what it holds now; ``decisions``:
+    with the approvals noted among its inputs (the approvals file has them too)."""
+    meta = {"agent": s.agent, "command": s.command, "placement": s.placement, "pty": s.pty, "node": s.node,
+            "startedMs": s.started_ms, "started": s.exit.started}
+    end = None if s.running else s.exit.to_json()
+    acts = acts_of(s.id, meta, s.inputs.to_json(), s.capture.resized, end, s.exit.ended_ms or 0, decisions)
+    return [{**a.to_json(), "atMs": a.at} for a in sorted(acts, key=lambda a: a.at)]
 
 
 def input_hint(s: Session, details: dict[str, Any]) -> str | None:
@@ -336,11 +347,12 @@ async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None
 
 
 def _forget(core: ToolCore, s: Session, agent: str | None, how: str) -> None:
-    """Drop ``s``, its record with it; the audit keeps the act (who, when, what it was)."""
+    """Drop ``s``, its record with it; the audit keeps its acts, and this one (who, when, what it was)."""
     core.registry.drop(s.id)
     if s.journal is not None:
         core.journal.act({"act": "removed", "by": agent or "operator", "atMs": now_ms(), "sessionId": s.id,
-                          "node": s.node, "detail": f"{how}: {masked(s.command)} ({s.exit.words()})"})
+                          "node": s.node, "detail": f"{how}: {masked(s.command)} ({s.exit.words()})",
+                          "acts": live_acts(s, decisions=False)})
 
 
 _HANDLERS: dict[str, Handler] = {
