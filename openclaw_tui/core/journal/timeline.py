@@ -93,9 +93,9 @@ def acts_of(sid: str, meta: dict[str, Any], inputs: Iterable[dict[str, Any]],
                 out.append(Act(at, _DECIDED[action], str(by or OPERATOR), sid, node, str(record.get("preview"))))
             continue
         out.append(Act(at, "input", str(by or OPERATOR), sid, node, f"{action} {record.get('preview', '')!r}"))
-    for offset, cols, rows, at, who in sizes:
-        if at and offset > 0:  # the first size is the PTY's at its start; a size without time is of old
-            out.append(Act(at, "resized", who or HOST, sid, node, f"{cols}x{rows}"))
+    for _, cols, rows, at, who in sizes:
+        if at and who:  # not the PTY's size as it opened (nobody's), nor a size from before times were kept
+            out.append(Act(at, "resized", who, sid, node, f"{cols}x{rows}"))
     if isinstance(end, dict):
         out += _end_acts(end, sid, node, ended_ms)
     return out
