@@ -7,7 +7,7 @@ from __future__ import annotations
 from openclaw_tui.core.session import Recording, Window
 
 from .ondemand import last_line, screen_text
-from .recording import cast
+from .asciicast import cast
 from .replies import TerminalReplies
 from .source import ScreenSource
 

@@ -132,6 +132,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .sessionjournal import HeldRecord as HeldRecord, SessionJournal as SessionJournal
     from .store import Journal as Journal
-    from .timeline import ACTS as ACTS, Act as Act, acts_of as acts_of, read_acts as read_acts
+    from .timeline import ACTS as ACTS, AuditAct as AuditAct, acts_of as acts_of, read_acts as read_acts
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

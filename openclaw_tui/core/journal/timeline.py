@@ -24,7 +24,7 @@ _DECIDED = {"approved": "approved", "denied": "denied", "expired": "denied", "wi
 
 
 @dataclass(frozen=True)
-class Act:
+class AuditAct:
     """One act: ``at`` (ms since the epoch), which act (one of :data:`ACTS`), who (an agent's name,
     ``operator`` or ``host``), on which session (and node: None for this machine), and what, in words."""
 
@@ -70,7 +70,7 @@ def _scan(path: str) -> list[tuple[bytes, bytes, int]]:
         return []  # gone meanwhile (forgotten, compacted and renamed): the next read has it
 
 
-def session_acts(s: RecoveredSession) -> list[Act]:
+def session_acts(s: RecoveredSession) -> list[AuditAct]:
     """What one session's file tells: its start, its inputs, resizes by someone, its kill and its end."""
     return acts_of(s.session_id, s.meta, s.inputs, s.sizes, (s.exit or {}).get("exit"),
                    int((s.ended_at or 0) * 1000))
@@ -78,72 +78,72 @@ def session_acts(s: RecoveredSession) -> list[Act]:
 
 def acts_of(sid: str, meta: dict[str, Any], inputs: Iterable[dict[str, Any]],
             sizes: Iterable[tuple[int, int, int, int, str | None]], end: Any, ended_ms: int,
-            decisions: bool = False) -> list[Act]:
+            decisions: bool = False) -> list[AuditAct]:
     """One session's acts from its parts as the journal keeps them (a live session's too). The decisions
     noted among its inputs are left to the approvals file, unless ``decisions``."""
     node, out = meta.get("node"), []
     if meta.get("started", True) and meta.get("startedMs"):
         where = f"{meta.get('placement') or 'gateway'}{', pty' if meta.get('pty') else ''}"
-        out.append(Act(int(meta["startedMs"]), "started", meta.get("agent") or OPERATOR, sid, node,
+        out.append(AuditAct(int(meta["startedMs"]), "started", meta.get("agent") or OPERATOR, sid, node,
                        f"{masked(str(meta.get('command', '')))} ({where})"))
     for record in inputs:
         action, at, by = str(record.get("action", "")), int(float(record["at"]) * 1000), record.get("source")
         if action in _DECIDED:  # a decision noted among the inputs
             if decisions:
-                out.append(Act(at, _DECIDED[action], str(by or OPERATOR), sid, node, str(record.get("preview"))))
+                out.append(AuditAct(at, _DECIDED[action], str(by or OPERATOR), sid, node, str(record.get("preview"))))
             continue
-        out.append(Act(at, "input", str(by or OPERATOR), sid, node, f"{action} {record.get('preview', '')!r}"))
+        out.append(AuditAct(at, "input", str(by or OPERATOR), sid, node, f"{action} {record.get('preview', '')!r}"))
     for _, cols, rows, at, who in sizes:
         if at and who:  # not the PTY's size as it opened (nobody's), nor a size from before times were kept
-            out.append(Act(at, "resized", who, sid, node, f"{cols}x{rows}"))
+            out.append(AuditAct(at, "resized", who, sid, node, f"{cols}x{rows}"))
     if isinstance(end, dict):
         out += _end_acts(end, sid, node, ended_ms)
     return out
 
 
-def _end_acts(end: dict[str, Any], sid: str, node: str | None, journaled_ms: int) -> list[Act]:
+def _end_acts(end: dict[str, Any], sid: str, node: str | None, journaled_ms: int) -> list[AuditAct]:
     record = ExitRecord.from_json(end)
     at = record.ended_ms or journaled_ms
-    out: list[Act] = []
+    out: list[AuditAct] = []
     by = record.killed_by
     if by and by not in ("timeout", "shutdown"):
-        out.append(Act(record.asked_ms or at, "killed", by, sid, node, "kill"))
+        out.append(AuditAct(record.asked_ms or at, "killed", by, sid, node, "kill"))
     if record.failure == HOST_DIED:
-        out.append(Act(at, "host-died", HOST, sid, node, "it was running when its host died"))
+        out.append(AuditAct(at, "host-died", HOST, sid, node, "it was running when its host died"))
     elif record.started:
-        out.append(Act(at, "ended", by if by in ("timeout", "shutdown") else HOST, sid, node,
+        out.append(AuditAct(at, "ended", by if by in ("timeout", "shutdown") else HOST, sid, node,
                        f"{record.status}, {record.words()}"))
     return out
 
 
-def host_acts(events: Iterable[dict[str, Any]]) -> list[Act]:
+def host_acts(events: Iterable[dict[str, Any]]) -> list[AuditAct]:
     """What the approvals file tells: each request and decision, and the host's own acts."""
-    out: list[Act] = []
+    out: list[AuditAct] = []
     for e in events:
         sid, node = e.get("sessionId"), e.get("node")
         if e.get("event") == rec.ACT_EVENT:
             if e.get("act") in ACTS:
-                out.append(Act(int(e.get("atMs") or 0), str(e["act"]), str(e.get("by") or HOST), sid, node,
+                out.append(AuditAct(int(e.get("atMs") or 0), str(e["act"]), str(e.get("by") or HOST), sid, node,
                                str(e.get("detail") or "")))
             for a in e.get("acts") or ():  # a removed session's own acts: its file went with it
                 if isinstance(a, dict) and a.get("act") in ACTS:
-                    out.append(Act(int(a["atMs"]), str(a["act"]), str(a["actor"]), a.get("sessionId"),
+                    out.append(AuditAct(int(a["atMs"]), str(a["act"]), str(a["actor"]), a.get("sessionId"),
                                    a.get("node"), str(a.get("detail") or "")))
             continue
         decision = e.get("decision")
         if isinstance(decision, dict):
             state = str(decision.get("state"))
-            out.append(Act(int(decision.get("atMs") or 0), _DECIDED.get(state, "denied"),
+            out.append(AuditAct(int(decision.get("atMs") or 0), _DECIDED.get(state, "denied"),
                            str(decision.get("by") or OPERATOR), sid, node,
                            state + (f": {decision['reason']}" if decision.get("reason") else "")))
         else:
-            out.append(Act(int(e.get("createdAtMs") or 0), "approval-requested", str(e.get("agent") or OPERATOR),
+            out.append(AuditAct(int(e.get("createdAtMs") or 0), "approval-requested", str(e.get("agent") or OPERATOR),
                            sid, node, f"{e.get('maskedCommand', '')} ({e.get('why', '')})"))
     return out
 
 
 def read_acts(root: str, since: int | None = None, agent: str | None = None,
-             session: str | None = None) -> list[Act]:
+             session: str | None = None) -> list[AuditAct]:
     """Every act the journal directory ``root`` holds, oldest first, each once; ``agent`` keeps the acts
     on that agent's sessions, ``session`` those of one session."""
     sessions, events = read(root)
