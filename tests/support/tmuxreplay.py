@@ -121,7 +121,7 @@ class TmuxReplay:
         try:
             with open(ctl, "wb", buffering=0) as out, open(ack, "rb", buffering=0) as back:
                 done = 0
-                for offset, cols, rows in sorted(marks, key=lambda m: m[0]) + [(len(data), 0, 0)]:
+                for offset, cols, rows, *_ in sorted(marks, key=lambda m: m[0]) + [(len(data), 0, 0)]:
                     cut = safe_cut(data, offset) if offset < len(data) else offset
                     cut = max(cut, done)
                     piece = data[done:cut]

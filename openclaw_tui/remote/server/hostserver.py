@@ -400,9 +400,13 @@ class _Connection:
         session.resize(check.side("cols", cols), check.side("rows", rows), by)
         return {}
 
-    async def m_session_export(self, sessionId: str, **window: Any) -> dict[str, Any]:
-        """The process tool's ``export``, for this connection's scope: the operator's, or a session's agent's."""
-        call = {"tool": "process", "action": "export", "sessionId": check.text("sessionId", sessionId), **window}
+    async def m_session_export(self, sessionId: str, format: Any = None, since: Any = None, until: Any = None,
+                               idleLimit: Any = None, inputs: Any = None) -> dict[str, Any]:
+        """The process tool's ``export``, for this connection's scope: the operator's, or a session's agent's
+        (the tool validates the rest, as for any call)."""
+        given = {"format": format, "since": since, "until": until, "idleLimit": idleLimit, "inputs": inputs}
+        call = {"tool": "process", "action": "export", "sessionId": check.text("sessionId", sessionId),
+                **{k: v for k, v in given.items() if v is not None}}
         return await self.host.call(call, agent=self._scope())
 
     async def m_session_output(self, sessionId: str, since: int | None = None,
