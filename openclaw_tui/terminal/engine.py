@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from openclaw_tui.core.session import Recording, Window
 
-from .ondemand import last_line, screen_text
 from .asciicast import cast
+from .ondemand import last_line, screen_text
 from .replies import TerminalReplies
 from .source import ScreenSource
 
