@@ -86,6 +86,27 @@ def _operator_commands(sub: Any) -> None:
     paste.add_argument("text", metavar="TEXT")
     sub.add_parser("kill", help="end a session's processes and wait until none is left").add_argument(
         "session", metavar="ID")
+    export = sub.add_parser("export", help="a session's recording: asciicast v2 (--cast, a PTY's default) or text "
+                                           "with a time on each line (--text)")
+    export.add_argument("session", metavar="ID")
+    kind = export.add_mutually_exclusive_group()
+    kind.add_argument("--cast", dest="format", action="store_const", const="cast",
+                      help="asciicast v2, as asciinema plays it (PTY sessions)")
+    kind.add_argument("--text", dest="format", action="store_const", const="text",
+                      help="the output as text, each line led by its local time (HH:MM:SS.mmm)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write it here (default: stdout)")
+    export.add_argument("--since", help="from then on: a span back from now (10m, 1h) or an ISO time; the "
+                                        "recording starts with the screen as it was")
+    export.add_argument("--until", help="up to then: a span back from now or an ISO time")
+    export.add_argument("--idle-limit", type=float, metavar="S", help="cap every pause at S seconds")
+    export.add_argument("--inputs", action="store_true", help="include the input sent (typed at a password "
+                                                               "prompt: •••)")
+    audit = sub.add_parser("audit", help="every act across the journal's sessions: started, input, resized, "
+                                         "approvals, killed, removed, ended, host died, re-executed")
+    audit.add_argument("--since", help="only acts from then on: a span back from now (1h, 30m) or an ISO time")
+    audit.add_argument("--agent", help="only acts on this agent's sessions, or by it")
+    audit.add_argument("--session", metavar="ID", help="only acts on this session")
+    audit.add_argument("--json", action="store_true", help="a JSON array of {at, act, actor, sessionId, node, detail}")
     events = sub.add_parser("events", help="the host's events as they happen, one line each, until interrupted")
     events.add_argument("--json", action="store_true", help="each line a JSON object (event, sessionId, agent, node, at)")
     for name, what in (("mute", "no notifications of"), ("unmute", "notifications again of")):
@@ -187,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_approvals(args.history, args.json, args.decision, getattr(args, "id", None),
                              getattr(args, "always", False), getattr(args, "reason", None))
+    if args.command == "audit":
+        from openclaw_tui.commands import run_audit
+
+        return run_audit(args.config, args.since, args.agent, args.session, args.json)
     if args.command == "sandbox":
         from openclaw_tui.commands import run_sandbox
 
@@ -200,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     return run_dashboard(config_path=args.config, demo=args.demo, start=args.command != "attach")
 
 
-OPERATOR_COMMANDS = ("ls", "logs", "screen", "send", "paste", "kill", "events", "mute", "unmute", "notify")
+OPERATOR_COMMANDS = ("ls", "logs", "screen", "send", "paste", "kill", "events", "mute", "unmute", "notify", "export")
 
 
 def operator_command(args: argparse.Namespace) -> int:
@@ -221,6 +246,9 @@ def operator_command(args: argparse.Namespace) -> int:
         return c.run_kill(args.session)
     if args.command == "events":
         return c.run_events(args.json)
+    if args.command == "export":
+        return c.run_export(args.session, args.format, args.output, args.since, args.until, args.idle_limit,
+                            args.inputs)
     if args.command in ("mute", "unmute"):
         return c.run_mute(args.session, args.agent, args.command == "mute")
     if not args.test:

@@ -63,19 +63,21 @@ from openclaw_tui.core.exports import lazy_exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from .approvals import run_approvals as run_approvals
+    from .audit import run_audit as run_audit
     from .call import run_call as run_call
     from .eventstream import run_events as run_events
+    from .export import run_export as run_export
     from .hostcontrol import run_reexec as run_reexec, run_version as run_version
     from .listing import run_ls as run_ls
     from .logs import run_logs as run_logs
     from .muting import run_mute as run_mute, run_notify_test as run_notify_test
     from .nodelist import run_attach_node as run_attach_node, run_nodes as run_nodes
+    from .sandboxreport import run_sandbox as run_sandbox
     from .sessionacts import (
         run_kill as run_kill,
         run_paste as run_paste,
         run_screen as run_screen,
         run_send as run_send,
     )
-    from .sandboxreport import run_sandbox as run_sandbox
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

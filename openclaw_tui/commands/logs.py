@@ -10,30 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import re
 import sys
-import time
-from datetime import datetime
 from typing import Any
 
-from openclaw_tui.core.session import EventKind, Output
+from openclaw_tui.core.session import EventKind, Output, when_ms
 
 from .opclient import CannotCall, connect, request, run
-
-_SPAN = re.compile(r"(\d+(?:\.\d+)?)(ms|s|m|h|d)")
-_UNIT_S = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def since_ms(value: str, now: float | None = None) -> int:
     """``--since``: a span back from now (``90s``, ``5m``, ``1h30m``) or an ISO time, in ms since the epoch."""
-    now = time.time() if now is None else now
-    text = value.strip().lower()
-    if text and _SPAN.sub("", text) == "":
-        return int((now - sum(float(n) * _UNIT_S[u] for n, u in _SPAN.findall(text))) * 1000)
     try:
-        return int(datetime.fromisoformat(value.strip().replace("Z", "+00:00")).timestamp() * 1000)
-    except ValueError:
-        raise CannotCall(f"--since takes a span such as 30s, 5m or 1h30m, or an ISO time; not {value!r}") from None
+        return when_ms(value, now)
+    except ValueError as exc:
+        raise CannotCall(f"--since {exc}") from None
 
 
 class _Follower:

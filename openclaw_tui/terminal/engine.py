@@ -4,6 +4,9 @@ and drawing a session's screen for agents, both from the session's raw output.
 
 from __future__ import annotations
 
+from openclaw_tui.core.session import Recording, Window
+
+from .asciicast import cast
 from .ondemand import last_line, screen_text
 from .replies import TerminalReplies
 from .source import ScreenSource
@@ -20,3 +23,6 @@ class Engine:
 
     def last_line(self, session: ScreenSource) -> str:
         return last_line(session)
+
+    def cast(self, recording: Recording, window: Window) -> str:
+        return cast(recording, window)

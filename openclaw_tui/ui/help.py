@@ -35,6 +35,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "clear", "clear a finished session from the list"),
         (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
         (Workspace, "mute", "mute or unmute the selected session's notifications"),
+        (Workspace, "export", "save the selected session's recording (asciicast; pipes: timed text)"),
     ]),
     ("Input to the selected session", [
         (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),

@@ -41,8 +41,9 @@ async def test_the_mirror_gets_each_resize_where_it_happened(served) -> None:
     session.resize(70, 20)
     await wait_for(lambda: len(mirrored.raw.marks_from(0)) == len(in_force_from(session.raw.marks_from(0), 0))
                    and mirrored.pty_size == (70, 20), what="the mirror to catch up, last sizes included")
-    assert mirrored.raw.marks_from(0) == in_force_from(session.raw.marks_from(0), 0)
-    assert [tuple(m)[1:] for m in session.raw.marks_from(0)][-5:] == [(80, 24), (60, 10), (100, 40), (50, 10),
+    where = [tuple(m)[:3] for m in in_force_from(session.raw.marks_from(0), 0)]  # a mirror needs no times
+    assert [tuple(m)[:3] for m in mirrored.raw.marks_from(0)] == where
+    assert [tuple(m)[1:3] for m in session.raw.marks_from(0)][-5:] == [(80, 24), (60, 10), (100, 40), (50, 10),
                                                                        (70, 20)]
     ours, theirs = LiveView(mirrored), LiveView(session)
     assert (ours.screen.cols, ours.screen.rows) == (70, 20)

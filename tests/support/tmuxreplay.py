@@ -121,7 +121,7 @@ class TmuxReplay:
         try:
             with open(ctl, "wb", buffering=0) as out, open(ack, "rb", buffering=0) as back:
                 done = 0
-                for offset, cols, rows in sorted(marks, key=lambda m: m[0]) + [(len(data), 0, 0)]:
+                for offset, cols, rows, *_ in sorted(marks, key=lambda m: m[0]) + [(len(data), 0, 0)]:
                     cut = safe_cut(data, offset) if offset < len(data) else offset
                     cut = max(cut, done)
                     piece = data[done:cut]
@@ -185,3 +185,50 @@ class TmuxReplay:
         history_lines = [line.rstrip() for line in history.split("\n")[:-1]]
         return Pane([line.rstrip() for line in lines], styled_lines, history_lines, (x, y), (cols, rows), bool(alt),
                     styled_history=styled_history.split("\n")[:-1])
+
+
+PLAYER = r"""
+import os, subprocess, sys, tty
+tty.setraw(0)
+ack = open(sys.argv[1], "wb", buffering=0)
+ctl = open(sys.argv[2], "rb", buffering=0)
+for part in sys.argv[3:]:
+    subprocess.run([sys.executable, "-m", "asciinema", "cat", part], check=True)
+    os.write(1, b"\x1b[5n")
+    seen = b""
+    while b"\x1b[0n" not in seen:
+        seen = (seen + os.read(0, 4096))[-64:]
+    ack.write(b"k")
+    if not ctl.read(1):
+        sys.exit(0)
+"""
+
+
+def play_casts(tmux: TmuxReplay, parts: list[tuple[Path, tuple[int, int] | None]], size: tuple[int, int]) -> Pane:
+    """The pane after ``asciinema cat`` of each part in turn, from ``size`` (cols, rows); after a part, the
+    window is resized to the size given with it (its recording's next ``r`` event), as a player does."""
+    name = "c" + uuid.uuid4().hex[:8]
+    tmux.socket = socket_folder() / f"{name}.sock"
+    ack, ctl = tmux.home / f"{name}.ack", tmux.home / f"{name}.ctl"
+    os.mkfifo(ack)
+    os.mkfifo(ctl)
+    argv = [sys.executable, "-c", PLAYER, str(ack), str(ctl), *(str(p) for p, _ in parts)]
+    tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+         " ".join(shlex.quote(a) for a in argv))
+    try:
+        with open(ack, "rb", buffering=0) as back, open(ctl, "wb", buffering=0) as go:
+            for i, (_, resize) in enumerate(parts):
+                if back.read(1) != b"k":
+                    raise AssertionError(f"asciinema cat of part {i + 1} did not finish in tmux")
+                if resize is not None:
+                    tmux("resize-window", "-t", name, "-x", str(resize[0]), "-y", str(resize[1]))
+                if i + 1 < len(parts):
+                    go.write(b"g")
+            pane = tmux._read(name)
+            go.close()
+            return pane
+    finally:
+        tmux.close()
+        shutil.rmtree(tmux.socket.parent, ignore_errors=True)
+        ack.unlink()
+        ctl.unlink()

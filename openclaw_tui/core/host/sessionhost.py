@@ -25,7 +25,7 @@ from ..procs import (
     foreground_group,
     kernel_wait_reason,
 )
-from ..session import Event, EventKind, JournalState, Listener, Session, Status
+from ..session import Event, EventKind, JournalState, Listener, Session, Status, now_ms
 from ..tools import (
     InputRefused,
     InputSent,
@@ -126,6 +126,10 @@ class SessionHost:
             self.supervisor.journal = journal
             self.supervisor.release_held_records()
             done = Restored()
+        if self.generation:  # the audit lists the re-exec once, by the image that took over
+            self.supervisor.journal.act({"act": "reexec", "by": "host", "atMs": now_ms(),
+                                         "detail": f"re-executed in place (generation {self.generation}), "
+                                                   f"{len(self.supervisor.registry)} sessions kept"})
         line = done.describe()
         if line:
             log.info("openclaw-tui: %s", line)

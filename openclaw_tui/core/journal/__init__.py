@@ -88,7 +88,15 @@ payload: u32><kind: 1 byte><payload>`` (little-endian). A reader trusts a record
 there and its checksum matches, so a record torn by a crash or a full disk is recognised and dropped, and
 everything before it still reads. Records are appended, never rewritten in place; a file is only ever replaced
 whole (compaction writes a new one and renames it over the old). Payloads are JSON for the rare, structured
-records and binary for the frequent ones (output text, raw bytes, size marks).
+records and binary for the frequent ones (output text, raw bytes, size marks). Format 2 (named in the caps
+record) adds the raw bytes' times (``TIMES``, after each raw record) and size marks with their time and who
+resized (``SIZE_AT``); a format 1 file reads as it is, its sessions without times.
+
+**The audit** (``timeline``). ``read_acts`` reads a journal directory without taking its lock or writing
+anything, and lists every act it holds from the records that hold it: starts, inputs, resizes, kills and ends
+from the session files; approval requests and decisions, and the host's own acts (a session removed, with the
+acts its file took with it; a re-exec) from the approvals file (``Journal.act``). A new kind of act joins
+``ACTS`` and the reader of its record.
 
 **Reading back** (``recover``, ``replay``). A torn last record (the host died mid-write, or the disk filled)
 is expected: it is cut off silently and the file takes appends again. Anything else that does not read (bytes
@@ -123,6 +131,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .restore import (
         Restored as Restored,
         caps_of as caps_of,
+        journal_name as journal_name,
         leftover_of as leftover_of,
         open_journal as open_journal,
         owed_notice as owed_notice,
@@ -131,5 +140,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .sessionjournal import HeldRecord as HeldRecord, SessionJournal as SessionJournal
     from .store import Journal as Journal
+    from .timeline import ACTS as ACTS, AuditAct as AuditAct, acts_of as acts_of, read_acts as read_acts
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..session import RawRing, TailBuffer
+from ..session import RawRing, TailBuffer, TimeMark
 from . import records as rec
 from .limits import Caps
 
@@ -39,7 +39,7 @@ class Batch:
         self.lost = 0
         self.raw: RawRing | None = None
         self.raw_lost = 0
-        self.sizes: list[tuple[int, int, int]] = []
+        self.sizes: list[tuple[int, int, int, int, str | None]] = []  # offset, cols, rows, at (ms), by
         self.inputs: list[tuple[bytes, bytes]] = []
         self.exit: tuple[float, bytes] | None = None  # when it ended, and its record
 
@@ -60,13 +60,13 @@ class Batch:
         self.skipped += nchars + self.tail.size + self.tail.dropped
         self.tail = TailBuffer(self.caps.tail_chars)
 
-    def add_raw(self, offset: int, data: bytes) -> None:
+    def add_raw(self, offset: int, data: bytes, times: list[TimeMark] | tuple[TimeMark, ...] = ()) -> None:
         if self.raw is None:
             self.raw = RawRing(self.caps.raw_bytes)
-        self.raw.append_at(offset, data)
+        self.raw.append_at(offset, data, times)
 
-    def add_size(self, offset: int, cols: int, rows: int) -> None:
-        self.sizes.append((offset, cols, rows))
+    def add_size(self, offset: int, cols: int, rows: int, at: int, by: str | None) -> None:
+        self.sizes.append((offset, cols, rows, at, by))
         del self.sizes[:-MAX_SIZE_MARKS]
 
     def add_input(self, record: dict[str, Any], replace_last: bool) -> None:
@@ -105,8 +105,12 @@ class Batch:
         if self.raw_lost:
             parts.append(rec.json_record(rec.RAW_LOST, {"bytes": self.raw_lost}))
         if self.raw is not None and len(self.raw):
-            parts.append(rec.raw_record(*self.raw.read(self.raw.start)))
-        parts += [rec.size_record(*mark) for mark in self.sizes]
+            start, data = self.raw.read(self.raw.start)
+            parts.append(rec.raw_record(start, data))
+            times = self.raw.times_from(start)
+            if times:
+                parts.append(rec.times_record(times))
+        parts += [rec.size_at_record(*mark) for mark in self.sizes]
         parts += [rec.frame(kind, payload) for kind, payload in self.inputs]
         if self.exit is not None:
             parts.append(self.exit[1])

@@ -1,10 +1,15 @@
-"""The journal's file format: a magic line, then length-prefixed, checksummed records."""
+"""The journal's file format: a magic line, then length-prefixed, checksummed records.
+
+Format 2 (named in each session file's caps record) adds times: ``TIMES`` after raw bytes, and ``SIZE_AT``
+in place of ``SIZE``. A reader of format 2 reads format 1 files as they are: their sessions have no times.
+"""
 
 from __future__ import annotations
 
 import json
 import struct
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,9 +32,17 @@ EXIT = b"X"  # how the session ended
 IDS = b"N"  # issued ids, newline-separated (the ids file)
 APPROVAL = b"A"  # an approval request or its decision, as JSON (the approvals file)
 MUTES = b"U"  # the operator's mutes, {"sessions": [...], "agents": [...]} (the mutes file)
+SIZE_AT = b"Y"  # format 2: terminal size from a raw offset on, with when (ms) and by whom
+TIMES = b"W"  # format 2: when raw bytes arrived, as (offset, ms) marks
+ACT_EVENT = "act"  # an approvals-file record that is an act of the host's (removed, re-executed), for the audit
+
+FORMAT = 2
+TIMES_VERSION = 1  # the first byte of a TIMES payload: a later layout gets a new one, and old readers skip it
 
 _OFFSET = struct.Struct("<Q")
 _SIZE = struct.Struct("<QHH")
+_SIZE_AT = struct.Struct("<QHHq")
+_TIME = struct.Struct("<Qq")
 _ZEROS = b"\0" * 4096
 
 
@@ -55,6 +68,14 @@ def size_record(offset: int, cols: int, rows: int) -> bytes:
     return frame(SIZE, _SIZE.pack(offset, cols, rows))
 
 
+def size_at_record(offset: int, cols: int, rows: int, at: int, by: str | None) -> bytes:
+    return frame(SIZE_AT, _SIZE_AT.pack(offset, cols, rows, at) + (by or "").encode("utf-8", "surrogatepass"))
+
+
+def times_record(marks: Sequence[tuple[int, int]]) -> bytes:
+    return frame(TIMES, bytes([TIMES_VERSION]) + b"".join(_TIME.pack(offset, at) for offset, at in marks))
+
+
 def read_json(payload: bytes) -> Any:
     return json.loads(payload.decode("utf-8", "surrogatepass"))
 
@@ -71,6 +92,18 @@ def read_raw(payload: bytes) -> tuple[int, bytes]:
 def read_size(payload: bytes) -> tuple[int, int, int]:
     offset, cols, rows = _SIZE.unpack(payload)
     return offset, cols, rows
+
+
+def read_size_at(payload: bytes) -> tuple[int, int, int, int, str | None]:
+    offset, cols, rows, at = _SIZE_AT.unpack_from(payload)
+    by = payload[_SIZE_AT.size :].decode("utf-8", "surrogatepass")
+    return offset, cols, rows, at, by or None
+
+
+def read_times(payload: bytes) -> list[tuple[int, int]]:
+    if not payload or payload[0] != TIMES_VERSION:
+        return []  # a layout this reader does not know: the bytes stay, without their times
+    return [_TIME.unpack_from(payload, pos) for pos in range(1, len(payload) - _TIME.size + 1, _TIME.size)]
 
 
 @dataclass

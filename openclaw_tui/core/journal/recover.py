@@ -112,4 +112,4 @@ def _load_approvals(disk: Disk, out: Recovered) -> list[dict[str, Any]]:
         if found.damage:
             out.problems.append(f"journal file approvals.jnl: {found.damage}; the records before it are kept")
     disk.approvals_size = found.good
-    return [r for r in records if isinstance(r, dict)]
+    return [r for r in records if isinstance(r, dict) and r.get("event") != rec.ACT_EVENT]  # acts: the audit's

@@ -49,7 +49,8 @@ class RecoveredSession:
     raw_start: int = 0
     raw: bytes = b""
     raw_lost: int = 0
-    sizes: list[tuple[int, int, int]] = field(default_factory=list)
+    sizes: list[tuple[int, int, int, int, str | None]] = field(default_factory=list)  # offset cols rows at by
+    times: list[tuple[int, int]] = field(default_factory=list)  # when the raw bytes arrived: (offset, ms)
     inputs: list[dict[str, Any]] = field(default_factory=list)
     exit: dict[str, Any] | None = None
     ended_at: float | None = None  # wall-clock time the exit was journaled
@@ -68,7 +69,7 @@ class Replay:
         self.head, self.total, self.lost, self.raw_lost = "", 0, 0, 0
         self.tail = TailBuffer(caps.tail_chars)
         self.raw = RawRing(caps.raw_bytes)
-        self.sizes: deque[tuple[int, int, int]] = deque(maxlen=MAX_SIZE_MARKS)
+        self.sizes: deque[tuple[int, int, int, int, str | None]] = deque(maxlen=MAX_SIZE_MARKS)
         self.inputs: deque[dict[str, Any]] = deque(maxlen=caps.inputs)
         self.exit: dict[str, Any] | None = None
         self.ended_at: float | None = None
@@ -81,8 +82,13 @@ class Replay:
             self.raw.append_at(*rec.read_raw(payload))
         elif kind == rec.TAIL:
             self.tail.append(*rec.read_text(payload))
-        elif kind == rec.SIZE:
-            self.sizes.append(rec.read_size(payload))
+        elif kind == rec.SIZE:  # format 1: no time, nobody named
+            self.sizes.append((*rec.read_size(payload), 0, None))
+        elif kind == rec.SIZE_AT:
+            self.sizes.append(rec.read_size_at(payload))
+        elif kind == rec.TIMES:
+            for offset, at in rec.read_times(payload):
+                self.raw.stamp(offset, at)
         elif kind in (rec.INPUT, rec.INPUT_REPLACE):
             if kind == rec.INPUT_REPLACE and self.inputs:
                 self.inputs.pop()
@@ -119,7 +125,8 @@ class Replay:
         older = [m for m in self.sizes if m[0] <= start]
         sizes = older[-1:] + [m for m in self.sizes if m[0] > start]  # the size in force at the start, then later
         output = RecoveredOutput(self.head, runs(self.tail), self.total, self.lost)
-        return RecoveredSession(self.id, self.caps, self.meta, output, start, data, self.raw_lost, sizes,
+        times = [(t.offset, t.at) for t in self.raw.times_from(start)] if data else []
+        return RecoveredSession(self.id, self.caps, self.meta, output, start, data, self.raw_lost, sizes, times,
                                 list(self.inputs), self.exit, self.ended_at)
 
 
@@ -156,7 +163,7 @@ def replay(records: list[tuple[bytes, bytes, int]]) -> tuple[RecoveredSession | 
 
 def header(session_id: str, caps: Caps) -> bytes:
     """The start of every session file: the magic line and the caps record."""
-    return rec.MAGIC + rec.json_record(rec.CAPS, {"id": session_id, "caps": caps.to_json()})
+    return rec.MAGIC + rec.json_record(rec.CAPS, {"id": session_id, "caps": caps.to_json(), "format": rec.FORMAT})
 
 
 def snapshot(s: RecoveredSession) -> bytes:
@@ -170,7 +177,9 @@ def snapshot(s: RecoveredSession) -> bytes:
     parts += [rec.text_record(rec.TAIL, stream, text) for stream, text in out.tail]
     if s.raw or s.raw_start:
         parts.append(rec.raw_record(s.raw_start, s.raw))
-    parts += [rec.size_record(*mark) for mark in s.sizes]
+    if s.times:
+        parts.append(rec.times_record(s.times))
+    parts += [rec.size_at_record(*mark) for mark in s.sizes]
     parts += [rec.json_record(rec.INPUT, item) for item in s.inputs]
     if s.exit is not None:
         parts.append(exit_record(s.ended_at or 0.0, s.exit))

@@ -93,7 +93,8 @@ def rebuild(found: RecoveredSession, on_change: Callable[[str, Session], None]) 
             "headMax": HEAD_CHARS, "head": out.head, "totalChars": out.total_chars,
             "chunks": tail, "tailDropped": max(0, out.total_chars - tail_size)}
     raw = {"capacity": max(settings["raw_ring_bytes"], len(found.raw), 1), "start": found.raw_start,
-           "data": base64.b64encode(found.raw).decode(), "marks": [list(m) for m in found.sizes], "marksBase": 0}
+           "data": base64.b64encode(found.raw).decode(), "marks": [list(m[:4]) for m in found.sizes], "marksBase": 0,
+           "times": [list(t) for t in found.times]}
     record = {
         **meta,
         "durationMs": end.get("durationMs", 0),

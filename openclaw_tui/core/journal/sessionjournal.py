@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..session import TimeMark
 from .batch import Batch, encode_json
 from .limits import Caps
 
@@ -47,20 +48,20 @@ class SessionJournal:
         """``nchars`` went by unconverted and the tail restarts after them (``Output.skip``)."""
         self._edit(lambda b: b.skip(nchars, self._head_len >= self.caps.head_chars))
 
-    def raw(self, offset: int, data: bytes) -> None:
-        """Raw bytes that start at absolute ``offset`` of the session's raw stream."""
+    def raw(self, offset: int, data: bytes, times: list[TimeMark] | None = None) -> None:
+        """Raw bytes that start at absolute ``offset`` of the session's raw stream, and when they arrived."""
         j = self._journal
         if not data or self.dead or not j.writing:
             return
         with j.lock:
             b = self._batch
             before = b.weight
-            b.add_raw(offset, data)
+            b.add_raw(offset, data, times or ())
             j.edited(self, b.weight - before)
 
-    def size(self, offset: int, cols: int, rows: int) -> None:
-        """The terminal is ``cols`` x ``rows`` from raw ``offset`` on."""
-        self._edit(lambda b: b.add_size(offset, cols, rows))
+    def size(self, offset: int, cols: int, rows: int, at: int = 0, by: str | None = None) -> None:
+        """The terminal is ``cols`` x ``rows`` from raw ``offset`` on, since ``at`` (ms), resized ``by``."""
+        self._edit(lambda b: b.add_size(offset, cols, rows, at, by))
 
     def input(self, record: dict[str, Any], replace_last: bool = False) -> None:
         """An input record (``InputRecord.to_json``); ``replace_last`` when it replaced the previous one."""
@@ -129,11 +130,11 @@ class HeldRecord(SessionJournal):
     def skip(self, nchars: int) -> None:
         self.calls.append((SessionJournal.skip, (nchars,)))
 
-    def raw(self, offset: int, data: bytes) -> None:
-        self.calls.append((SessionJournal.raw, (offset, data)))
+    def raw(self, offset: int, data: bytes, times: list[TimeMark] | None = None) -> None:
+        self.calls.append((SessionJournal.raw, (offset, data, times)))
 
-    def size(self, offset: int, cols: int, rows: int) -> None:
-        self.calls.append((SessionJournal.size, (offset, cols, rows)))
+    def size(self, offset: int, cols: int, rows: int, at: int = 0, by: str | None = None) -> None:
+        self.calls.append((SessionJournal.size, (offset, cols, rows, at, by)))
 
     def input(self, record: dict[str, Any], replace_last: bool = False) -> None:
         self.calls.append((SessionJournal.input, (record, replace_last)))

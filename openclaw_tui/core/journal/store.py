@@ -12,6 +12,7 @@ from .batch import Batch
 from .disk import Busy, Disk
 from .limits import Caps, Limits
 from .mutefile import write_mutes
+from .records import ACT_EVENT
 from .recover import Recovered, load
 from .sessionjournal import SessionJournal
 
@@ -88,6 +89,11 @@ class Journal:
             with self.lock:
                 self._approvals.append(payload)
                 self._notify(urgent=True)
+
+    def act(self, record: dict[str, Any]) -> None:
+        """Keep an act of the host's that outlives the session's own file (a session removed, the host
+        re-executed) for the audit: in the approvals file, which is fsynced and bounded the same way."""
+        self.approval({"event": ACT_EVENT, **record})
 
     def mutes(self, mutes: dict[str, Any]) -> None:
         """Record the operator's mutes as they are now (written at once, replacing the last)."""

@@ -22,6 +22,13 @@ back, which is how a restarted host or a mirror gets a session's output without 
 session's capture also hands each change to its journal record as it happens: raw bytes at their offset, size
 marks, text, and the characters a flood skipped (cheap in-memory edits; the journal's own thread writes them).
 
+**Times** (``rawring``, ``capture``, ``recording``). Every chunk of raw output carries the millisecond it
+arrived (a ``TimeMark`` at its offset, kept only when the millisecond changed, so a flood costs a mark a
+millisecond at most), and every size mark its time; the times come from the session's ``SessionClock``, the
+monotonic clock anchored once to the wall clock, so a recording never jumps when the system clock is set.
+A reader thread stamps its reads itself and hands the stamps with the bytes. ``recording`` takes a copy of
+all of it for an export (``Recording``), cut by a ``Window``, and writes a pipe session's timed text.
+
 **The text buffers** (``buffers``). A child may print a gigabyte; the host must keep a bounded amount whatever
 happens. Retained output keeps the newest ``cap`` characters (the tail) and, separately, the first
 ``HEAD_CHARS`` (the head), because the start of a build log often says what went wrong and the end says how it
@@ -155,7 +162,19 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     )
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
-    from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
+    from .rawring import (
+        DEFAULT_CAPACITY as DEFAULT_CAPACITY,
+        RawRing as RawRing,
+        SizeMark as SizeMark,
+        TimeMark as TimeMark,
+    )
+    from .recording import (
+        Recording as Recording,
+        Window as Window,
+        local_time as local_time,
+        timed_text as timed_text,
+        when_ms as when_ms,
+    )
     from .redact import looks_secret as looks_secret, masked as masked, url_credentials as url_credentials
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..vt import StreamText
 from .buffers import STDERR, STDOUT, Output
-from .rawring import RawRing
+from .rawring import RawRing, TimeMark
 
 if TYPE_CHECKING:
     from .record import SessionRecord
@@ -24,10 +24,25 @@ TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into t
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
 TIME_MARK_MS = 1000  # output times are known to this precision (``logs --since``)
 TIME_MARKS = 4096  # marks kept: an hour of output that never pauses, far more with pauses
+RESIZES_KEPT = 64  # the newest resizes with who made them, for the log view's acts
 
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+class SessionClock:
+    """A session's times: the monotonic clock, anchored to the wall clock once, so times in one recording
+    never jump when the system clock is set, and still read as the time of day."""
+
+    __slots__ = ("_offset",)
+
+    def __init__(self) -> None:
+        self._offset = time.time() - time.monotonic()
+
+    def ms(self, mono: float | None = None) -> int:
+        """Wall-clock milliseconds of monotonic time ``mono`` (now when None)."""
+        return int(((time.monotonic() if mono is None else mono) + self._offset) * 1000)
 
 
 class OutputCapture:
@@ -39,7 +54,11 @@ class OutputCapture:
         on_text: called whenever new text was added (the session tells its watchers).
     """
 
+    timed = True
+    """Output times are recorded (the benchmark turns it off to measure what they cost)."""
+
     def __init__(self, max_chars: int, pending_max: int, raw_bytes: int, on_text: Callable[[], None]) -> None:
+        self.clock = SessionClock()
         self.raw = RawRing(raw_bytes)
         self._text = Output(max_chars, pending_max)
         self._decoders = {STDOUT: StreamText(), STDERR: StreamText()}
@@ -54,15 +73,30 @@ class OutputCapture:
         self._times: deque[tuple[int, int, int]] = deque(maxlen=TIME_MARKS)  # (ms, chars, raw offset) before
         self.journal: SessionRecord | None = None
         """The session's journal record, once it is journaled (see ``Session.keep_record``)."""
+        self.resized: deque[tuple[int, int, int, int, str | None]] = deque(maxlen=RESIZES_KEPT)
+        """The resizes since the capture began, as the journal records them: (offset, cols, rows, at, by)."""
 
-    def ingest(self, stream: str, data: bytes) -> None:
-        """Raw bytes from the child (``stream`` is stdout or stderr), on the loop."""
-        if self.journal is not None:
-            self.journal.raw(self.raw.end, data)
+    def ingest(self, stream: str, data: bytes, stamps: list[tuple[int, float]] | None = None) -> None:
+        """Raw bytes from the child (``stream`` is stdout or stderr), on the loop. ``stamps``: when parts of
+        them were read, as (position in ``data``, monotonic time), for bytes a reader thread gathered;
+        without them the bytes arrived now."""
         now = now_ms()
+        start = self.raw.end
+        times: list[TimeMark] = []
+        if self.timed:
+            if stamps is None:
+                self.raw.append(data, self.clock.ms())
+            else:
+                for at, mono in stamps:
+                    self.raw.stamp(start + at, self.clock.ms(mono))
+                self.raw.append(data)
+            times = self.raw.times_from(start) if self.journal is not None else times
+        else:
+            self.raw.append(data)
+        if self.journal is not None:
+            self.journal.raw(start, data, times)
         if not self._times or now - self._times[-1][0] >= TIME_MARK_MS:
-            self._times.append((now, self._text.total_chars, self.raw.end))
-        self.raw.append(data)
+            self._times.append((now, self._text.total_chars, start))
         if not self._backlog:
             asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
         self._backlog.append((stream, data))
@@ -79,11 +113,15 @@ class OutputCapture:
             self._convert_backlog()
         return self._text
 
-    def resize(self, cols: int, rows: int) -> None:
-        """The terminal is ``cols`` x ``rows`` from the next byte on (a size mark in the raw ring)."""
-        if self.journal is not None and self.raw.size != (cols, rows):
-            self.journal.size(self.raw.end, cols, rows)
-        self.raw.resize(cols, rows)
+    def resize(self, cols: int, rows: int, by: str | None = None) -> None:
+        """The terminal is ``cols`` x ``rows`` from the next byte on (a size mark in the raw ring, with its
+        time); ``by``: who resized it (None: the host, as the PTY opened)."""
+        at = self.clock.ms()
+        if self.raw.size != (cols, rows):
+            self.resized.append((self.raw.end, cols, rows, at, by))
+            if self.journal is not None:
+                self.journal.size(self.raw.end, cols, rows, at, by)
+        self.raw.resize(cols, rows, at)
 
     def since_time(self, ms: int) -> tuple[int, int]:
         """Where the output from wall-clock time ``ms`` on starts, as (characters of text, raw offset)
@@ -158,7 +196,7 @@ class OutputCapture:
         start, data = self.raw.read(self.raw.start)
         for mark in self.raw.marks_from(self.raw.marks_base):
             journal.size(*mark)
-        journal.raw(start, data)
+        journal.raw(start, data, self.raw.times_from(start))
         before = text.total_chars - text.tail.size  # characters the tail no longer holds
         if before > len(text.head):
             journal.output(STDOUT, text.head)  # the head's streams are not kept; it is shown as one text

@@ -58,6 +58,7 @@ class ExitRecord:
     failure: str | None = None  # why it ended when no exit status could be had (``host-died``)
     started: bool = True  # False while it waits for the operator's approval, and for good if it never ran
     reason: str | None = None  # the operator's words, when it was denied
+    asked_ms: int | None = None  # when it was asked to end (the audit's kill)
 
     @property
     def status(self) -> Status:
@@ -76,6 +77,7 @@ class ExitRecord:
         """Someone asked it to end (None: its own leftovers are being ended); the first asker is kept."""
         if reason is not None and self.killed_by is None:
             self.killed_by = reason
+            self.asked_ms = now_ms()
 
     def time_out(self) -> None:
         self.timed_out = True

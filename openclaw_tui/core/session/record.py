@@ -5,7 +5,10 @@ The journal (a layer above) implements it with ``SessionJournal``; a session onl
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .rawring import TimeMark
 
 
 class SessionRecord(Protocol):
@@ -17,9 +20,9 @@ class SessionRecord(Protocol):
 
     def skip(self, nchars: int) -> None: ...
 
-    def raw(self, offset: int, data: bytes) -> None: ...
+    def raw(self, offset: int, data: bytes, times: list[TimeMark] | None = None) -> None: ...
 
-    def size(self, offset: int, cols: int, rows: int) -> None: ...
+    def size(self, offset: int, cols: int, rows: int, at: int = 0, by: str | None = None) -> None: ...
 
     def input(self, record: dict[str, Any], replace_last: bool = False) -> None: ...
 

@@ -128,10 +128,11 @@ class Session:
         return self.run.child if self.run is not None else None
 
     # -- output ---------------------------------------------------------------------------------
-    def on_data(self, stream: str, data: bytes) -> None:
-        """Runner callback: raw bytes from the child, on the loop. The capture and the mode scan see every
-        byte at once; a PTY program's terminal queries are answered as they arrive."""
-        self.capture.ingest(stream, data)
+    def on_data(self, stream: str, data: bytes, stamps: list[tuple[int, float]] | None = None) -> None:
+        """Runner callback: raw bytes from the child, on the loop (``stamps``: when a reader thread read
+        them). The capture and the mode scan see every byte at once; a PTY program's terminal queries are
+        answered as they arrive."""
+        self.capture.ingest(stream, data, stamps)
         if self.pty:
             self.tracked_modes.feed(data)
             if self.replier is not None:
@@ -167,14 +168,15 @@ class Session:
         """(cols, rows) of the PTY now: the newest size recorded in the raw ring."""
         return self.raw.size or PTY_SIZE  # (before the launcher records the size it opened the PTY with)
 
-    def resize(self, cols: int, rows: int) -> None:
-        """Set the PTY's window size (the program gets SIGWINCH), recorded in the raw ring where it happened.
+    def resize(self, cols: int, rows: int, by: str = "operator") -> None:
+        """Set the PTY's window size (the program gets SIGWINCH), recorded in the raw ring where it happened,
+        with when and ``by`` whom (the audit lists it).
 
         Raw listeners hear of it as of new output: a view must redraw at the new size.
         """
         if (cols, rows) == self.pty_size:
             return  # the kernel would not signal the program either
-        self.capture.resize(cols, rows)
+        self.capture.resize(cols, rows, by)
         if self.child is not None:
             self.child.resize(cols, rows)
         for listener in list(self._raw_listeners):

@@ -14,8 +14,10 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from ..calls import shown
 from ..config import PTY_SIZE
 
-ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove")
-Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
+ACTIONS = ("list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove",
+           "export")
+Action = Literal["list", "poll", "log", "screen", "write", "send-keys", "submit", "paste", "kill", "clear", "remove",
+                 "export"]
 
 
 class ExecParams(BaseModel):
@@ -122,6 +124,24 @@ class ProcessParams(BaseModel):
         "paste (as a terminal does); true or false forces it.",
     )
 
+    format: Literal["cast", "text"] | None = Field(
+        None,
+        description="export: cast (asciicast v2, what asciinema plays; PTY sessions) or text (each output line "
+        "led by its local time, HH:MM:SS.mmm). Default: cast for a PTY session, text for a pipe session.",
+    )
+    since: str | None = Field(
+        None, description="export: from this time on: a span back from now (30s, 10m, 1h30m) or an ISO time. A "
+        "recording cut here starts with the screen as it was.",
+    )
+    until: str | None = Field(None, description="export: up to this time (a span back from now or an ISO time).")
+    idleLimit: float | None = Field(
+        None, gt=0, description="export: cap every pause of the recording at this many seconds (as asciinema's "
+        "idle_time_limit).",
+    )
+    inputs: bool | None = Field(
+        None, description="export: include the input sent (as \"i\" events; typed at a password prompt: •••).",
+    )
+
     @field_validator("keys", "hex", mode="before")
     @classmethod
     def _array_as_json_text(cls, value: Any) -> Any:
@@ -148,6 +168,7 @@ ACTION_PARAMS: dict[str, tuple[str, ...]] = {
     "kill": ("sessionId",),
     "clear": ("sessionId",),
     "remove": ("sessionId",),
+    "export": ("sessionId", "format", "since", "until", "idleLimit", "inputs"),
 }
 
 

@@ -1,7 +1,7 @@
-"""The ``process`` tool: the ten actions an agent uses to supervise its background sessions.
+"""The ``process`` tool: the twelve actions an agent uses to supervise its background sessions.
 
 Each action is a small function, mapped by the table at the bottom (the four that send input live in
-:mod:`.process_input`).
+:mod:`.process_input`, ``export`` in :mod:`.recordings`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ from weakref import WeakKeyDictionary
 
 from ..calls import MORE_TIME, ToolResult, dropped_note, failure, result, waiting_hint
 from ..config import POLL_WAIT_MAX_MS
-from ..journal import status
+from ..journal import acts_of, status
 from ..launch import end_session
 from ..procs import kernel_evidence_available
-from ..session import HOST_DIED, ExitRecord, Session, Status, iso
+from ..session import HOST_DIED, ExitRecord, Session, Status, iso, masked, now_ms
 from .models import ACTIONS, ProcessParams, misplaced
 from .nodecalls import merged_listing, process_on_node, split_id
 from .process_input import paste, send_keys, submit, write
+from .recordings import export
 from .toolcore import ToolCore
 
 RETRY_STEPS_MS = (5000, 10000, 30000, 60000)
@@ -261,6 +262,7 @@ async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -
         lines=end - start,
         totalLines=total,
         inputs=s.inputs.to_json(),
+        acts=live_acts(s),
     )
     return result("\n".join(parts), s.status, **_without_status(details))
 
@@ -280,6 +282,16 @@ async def screen(core: ToolCore, p: ProcessParams, s: Session, agent: str | None
     if waiting:
         parts.append(waiting)
     return result("\n".join(parts), s.status, **_without_status(details))
+
+
+def live_acts(s: Session, decisions: bool = True) -> list[dict[str, Any]]:
+    """The session's acts as the audit lists them (with ``atMs``), from what it holds now; ``decisions``:
+    with the approvals noted among its inputs (the approvals file has them too)."""
+    meta = {"agent": s.agent, "command": s.command, "placement": s.placement, "pty": s.pty, "node": s.node,
+            "startedMs": s.started_ms, "started": s.exit.started}
+    end = None if s.running else s.exit.to_json()
+    acts = acts_of(s.id, meta, s.inputs.to_json(), s.capture.resized, end, s.exit.ended_ms or 0, decisions)
+    return [{**a.to_json(), "atMs": a.at} for a in sorted(acts, key=lambda a: a.at)]
 
 
 def input_hint(s: Session, details: dict[str, Any]) -> str | None:
@@ -321,7 +333,7 @@ async def kill(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
 async def clear(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
     if s.running:
         return failure(f"session {s.id} is still running; use kill to stop it or remove to stop and drop it", "still-running", sessionId=s.id)
-    core.registry.drop(s.id)
+    _forget(core, s, agent, "cleared")
     return result(f"Cleared session {s.id}.", Status.COMPLETED, sessionId=s.id)
 
 
@@ -330,12 +342,21 @@ async def remove(core: ToolCore, p: ProcessParams, s: Session, agent: str | None
         await _withdraw(core, s, agent)
     elif s.running:
         await _end(s, agent)
-    core.registry.drop(s.id)
+    _forget(core, s, agent, "removed")
     return result(f"Removed session {s.id} ({s.exit.words()}).", Status.COMPLETED, sessionId=s.id, cleanup=s.exit.cleanup)
+
+
+def _forget(core: ToolCore, s: Session, agent: str | None, how: str) -> None:
+    """Drop ``s``, its record with it; the audit keeps its acts, and this one (who, when, what it was)."""
+    core.registry.drop(s.id)
+    if s.journal is not None:
+        core.journal.act({"act": "removed", "by": agent or "operator", "atMs": now_ms(), "sessionId": s.id,
+                          "node": s.node, "detail": f"{how}: {masked(s.command)} ({s.exit.words()})",
+                          "acts": live_acts(s, decisions=False)})
 
 
 _HANDLERS: dict[str, Handler] = {
     "poll": poll, "log": log, "screen": screen, "write": write, "send-keys": send_keys, "submit": submit, "paste": paste,
-    "kill": kill, "clear": clear, "remove": remove,
+    "kill": kill, "clear": clear, "remove": remove, "export": export,
 }
 assert set(_HANDLERS) | {"list"} == set(ACTIONS)

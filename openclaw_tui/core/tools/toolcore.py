@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..approvals import Approvals
 from ..config import ExecSettings, Settings
 from ..journal import Journal
-from ..session import Registry, Replier, Session
+from ..session import Recording, Registry, Replier, Session, Window
 from .exitnotices import Notices
 
 if TYPE_CHECKING:
@@ -33,6 +33,10 @@ class TerminalEngine(Protocol):
 
     def last_line(self, session: Session) -> str:
         """The last non-empty row of ``session``'s screen now (what a waiting program asks)."""
+        ...
+
+    def cast(self, recording: Recording, window: Window) -> str:
+        """``recording`` within ``window`` as asciicast v2 (thread-safe: it touches only the copy)."""
         ...
 
 

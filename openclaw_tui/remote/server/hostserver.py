@@ -396,8 +396,18 @@ class _Connection:
 
     async def m_session_resize(self, sessionId: str, cols: int, rows: int) -> dict[str, Any]:
         session = self._session(sessionId)
-        session.resize(check.side("cols", cols), check.side("rows", rows))
+        by = "operator" if self.confined is None else self.confined.scope()  # as its input is recorded
+        session.resize(check.side("cols", cols), check.side("rows", rows), by)
         return {}
+
+    async def m_session_export(self, sessionId: str, format: Any = None, since: Any = None, until: Any = None,
+                               idleLimit: Any = None, inputs: Any = None) -> dict[str, Any]:
+        """The process tool's ``export``, for this connection's scope: the operator's, or a session's agent's
+        (the tool validates the rest, as for any call)."""
+        given = {"format": format, "since": since, "until": until, "idleLimit": idleLimit, "inputs": inputs}
+        call = {"tool": "process", "action": "export", "sessionId": check.text("sessionId", sessionId),
+                **{k: v for k, v in given.items() if v is not None}}
+        return await self.host.call(call, agent=self._scope())
 
     async def m_session_output(self, sessionId: str, since: int | None = None,
                                after: int | None = None) -> dict[str, Any]:
@@ -427,6 +437,7 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "session.input": _Connection.m_session_input,
     "session.resize": _Connection.m_session_resize,
     "session.output": _Connection.m_session_output,
+    "session.export": _Connection.m_session_export,
     "host.reexec": _Connection.m_host_reexec,
     "approvals.list": approvals_list,
     "approvals.history": approvals_history,

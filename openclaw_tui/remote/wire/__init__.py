@@ -32,6 +32,9 @@ session.output     {sessionId, since?: int, after?: int}      {chunks: [{stream,
                                                                maxChars, tailDropped ...); ``after``
                                                                (ms since the epoch): what came from
                                                                then on, with ``rawFrom``
+session.export     {sessionId, format?: cast | text, since?,   a result {text, details: {status, path,
+                   until?, idleLimit?, inputs?: bool}          format, bytes}}: the process tool's
+                                                               ``export``, in the caller's scope
 host.reexec        {}                                          {pid, version, generation, sessions} —
                                                                then the host re-executes itself (below)
 approvals.list     {}                                          {text, details: {status, approvals: [...]}}

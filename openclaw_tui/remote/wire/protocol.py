@@ -33,6 +33,7 @@ METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "session.input": (("sessionId", "data"), ("source", "action")),
     "session.resize": (("sessionId", "cols", "rows"), ()),
     "session.output": (("sessionId",), ("since", "after")),
+    "session.export": (("sessionId",), ("format", "since", "until", "idleLimit", "inputs")),
     "host.reexec": ((), ()),
     "approvals.list": ((), ()),
     "approvals.history": ((), ()),

@@ -59,26 +59,35 @@ class LogPane(LineLog):
             call.update(offset=self.page_offset, limit=PAGE)
         res = await self.host.call(call, agent=None)
         self.details = res["details"]
-        self._show(res["text"], self.details.get("inputs") or [])
+        self._show(res["text"], self.details.get("inputs") or [], self.details.get("acts") or [])
 
-    def _show(self, text: str, inputs: list[dict[str, Any]]) -> None:
+    def _show(self, text: str, inputs: list[dict[str, Any]], acts: list[dict[str, Any]] | None = None) -> None:
         self.text = text
         lines = [Text(line.expandtabs(8)) for line in text.split("\n")] if text else []
-        listed = self._inputs(inputs)
+        listed = self._inputs(inputs, acts or [])
         self._lines = [*lines, Text(), *listed.split("\n")]
         self.inputs_text = listed.plain
         self.forget_lines()
         self.lines_changed(max((line.cell_len for line in self._lines), default=0))
 
-    def _inputs(self, inputs: list[dict[str, Any]]) -> Text:
+    def _inputs(self, inputs: list[dict[str, Any]], acts: list[dict[str, Any]]) -> Text:
+        """Who sent what, among the session's other acts (started, resized, approved, killed, ended), as
+        ``openclaw-tui audit`` lists them; the inputs come from the input records, with their sizes."""
+        rows: list[tuple[float, int, dict[str, Any]]] = [(float(rec["at"]), 0, rec) for rec in inputs]
+        rows += [(a["atMs"] / 1000, 1, a) for a in acts if a["act"] not in ("input", "approved", "denied")]
+        rows.sort(key=lambda row: row[0])  # stable: an act and an input of one millisecond keep their order
         out = Text()
-        out.append("inputs (who sent what):\n", style="bold")
-        if not inputs:
+        out.append("inputs and acts (who did what):\n", style="bold")
+        if not rows:
             out.append("  none yet\n", style="dim")
-        for rec in inputs:
-            out.append(f"  {clock.wall_clock(rec['at'])}  ")
-            out.append(f"{rec['source']:<10}", style="bold cyan" if rec["source"] == "operator" else "bold magenta")
-            out.append(f" {rec['action']:<10} {rec['bytes']:>5} B  {input_preview(rec['preview'])}\n")
+        for at, is_act, rec in rows:
+            who = rec["actor"] if is_act else rec["source"]
+            out.append(f"  {clock.wall_clock(at)}  ")
+            out.append(f"{who:<10}", style="bold cyan" if who == "operator" else "bold magenta")
+            if is_act:
+                out.append(f" {rec['act']:<10}          {rec['detail']}\n", style="dim")
+            else:
+                out.append(f" {rec['action']:<10} {rec['bytes']:>5} B  {input_preview(rec['preview'])}\n")
         return out
 
     async def action_page(self, direction: int) -> None:

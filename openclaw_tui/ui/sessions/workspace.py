@@ -27,7 +27,7 @@ from .panel import SessionPanel
 from .terminal_view import TerminalView
 
 _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "clear", "remove", "copy", "toggle_log",
-                    "fit", "toggle_mute", "search", "search_step", "zoom", "mark", "tile"}
+                    "fit", "toggle_mute", "export", "search", "search_step", "zoom", "mark", "tile"}
 
 
 LIST_SHARE = (12, 0.6)  # the sessions pane is never taller than its rows, nor than 12 rows or 60% of the workspace
@@ -48,6 +48,7 @@ class Workspace(Vertical):
         Binding("l", "toggle_log", "Log", id="log"),
         Binding("equals_sign", "fit", "Fit", id="fit"),
         Binding("m", "toggle_mute", "Mute", id="mute"),
+        Binding("e", "export", "Export", id="export"),
         Binding("ctrl+f", "search", "Search", id="search"),
         Binding("n", "search_step(True)", "Next match", id="search-next"),
         Binding("N", "search_step(False)", "Previous match", id="search-previous"),
@@ -351,6 +352,17 @@ class Workspace(Vertical):
         res = await self.host.mute(not session.muted, session.id)
         failed = res["details"].get("status") == "failed"
         self.notify(res["text"], title="Mute", severity="error" if failed else "information", markup=False)
+
+    async def action_export(self) -> None:
+        """Save the selected session's recording (asciicast for a PTY, timed text for pipes) where the host
+        keeps its state, named after the session; the notice says where."""
+        session = self._target()
+        if session is None:
+            return
+        res = await self._process("export", session)
+        if res["details"].get("status") != Status.FAILED:
+            self.notify(f"Saved {session.id}'s recording to {res['details']['path']}", title="Export",
+                        timeout=12, markup=False)
 
     async def action_toggle_log(self) -> None:
         if self._target() is not None:

@@ -73,7 +73,7 @@ def test_a_session_comes_back_whole_in_the_next_journal(opened, tmp_path) -> Non
     assert s.output.head == "compiling\nwarning: x\n"
     assert s.output.tail == [("stdout", "compiling\n"), ("stderr", "warning: x\n")]
     assert (s.raw_start, s.raw) == (0, b"\x1b[1mcompiling\x1b[0m\r\n")
-    assert s.sizes == [(0, 120, 30), (10, 80, 24)]
+    assert s.sizes == [(0, 120, 30, 0, None), (10, 80, 24, 0, None)]  # no time nor resizer given
     assert s.inputs == [{"at": 1.5, "source": "main", "action": "write", "preview": "y", "bytes": 2}]
     assert s.exit == {"exitCode": 2, "exitSignal": None, "timedOut": False} and s.ended_at is not None
 
