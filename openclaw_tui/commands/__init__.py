@@ -1,5 +1,5 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
-``nodes``, ``attach --node``, ``approvals``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
+``nodes``, ``attach --node``, ``approvals``, ``web``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
 ``paste``, ``kill``, ``events``, ``mute``, ``unmute``, ``notify --test``); and ``sandbox``, which reads the
 config and this shell's environment only.
 
@@ -56,7 +56,12 @@ paths, the names of the variables kept out, and, apart, whatever looks like a se
 the operator chose so (``show``, ``passEnv``); then where runs go on this machine and what the sandbox does
 not protect. Values are never printed. A config warning (a ``show`` of the state directory, say) goes to
 stderr as the host would print it. Exit 0; 2 when the config cannot be read, or inside a session, whose
-environment is already the filtered one."""
+environment is already the filtered one.
+
+**web** (``web.py``). It checks where to listen (anything but loopback needs TLS or ``--insecure``), the TLS
+files and the token file, then runs ``remote.web``'s server (see ``docs/web.md``), the one place aiohttp is
+imported. Exit 0 after a signal ended it; 2, with one line on stderr, when it cannot serve as asked, or when
+textual-serve is not installed (the ``web`` extra)."""
 
 from openclaw_tui.core.exports import lazy_exports
 
@@ -70,12 +75,13 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .logs import run_logs as run_logs
     from .muting import run_mute as run_mute, run_notify_test as run_notify_test
     from .nodelist import run_attach_node as run_attach_node, run_nodes as run_nodes
+    from .sandboxreport import run_sandbox as run_sandbox
     from .sessionacts import (
         run_kill as run_kill,
         run_paste as run_paste,
         run_screen as run_screen,
         run_send as run_send,
     )
-    from .sandboxreport import run_sandbox as run_sandbox
+    from .web import run_web as run_web
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)
