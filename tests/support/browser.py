@@ -28,6 +28,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+VIEW = (1280, 800)
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -107,6 +108,8 @@ class Browser:
         tab = Tab(self, target, session)
         await self.send("Page.enable", session)
         await self.send("Runtime.enable", session)
+        await self.send("Emulation.setDeviceMetricsOverride", session, width=VIEW[0], height=VIEW[1],
+                        deviceScaleFactor=1, mobile=False)  # a page of one size, screenshots too
         await self.send("Page.navigate", session, url=url)
         return tab
 
@@ -168,6 +171,19 @@ class Tab:
         except AssertionError as exc:
             raise AssertionError(f"{exc}; it shows:\n{screen}") from None
         return screen
+
+    async def wait_value(self, expression: str, expected: Any, timeout: float = 60) -> None:
+        async def same() -> bool:
+            return bool(await self.evaluate(expression) == expected)
+
+        await wait_for_async(same, f"{expression} to be {expected!r}", timeout)
+
+    async def wait_title(self, title: str, timeout: float = 60) -> None:
+        await self.wait_value("document.title", title, timeout)
+
+    async def reload(self) -> None:
+        await self.browser.send("Page.reload", self.session)
+        await self.loaded()
 
     async def press(self, key: str) -> None:
         """A named key of :data:`KEYS`, or one character."""
