@@ -28,10 +28,6 @@ def loopback(bind: str) -> bool:
         return False
 
 
-def _say(line: str) -> None:
-    print(f"openclaw-tui web: {line}", file=sys.stderr, flush=True)
-
-
 def kept_token(path: Path) -> tuple[str | None, str | None]:
     """``(token, problem)`` from ``--token-file``: the token it holds, or a new one written to it (mode 600)."""
     from openclaw_tui.remote.web import new_token, token_problem
@@ -66,6 +62,8 @@ def tls_context(cert: str, key: str) -> tuple[ssl.SSLContext | None, str | None]
 def run_web(config_path: str | None, bind: str, port: int, max_tabs: int, token_file: str | None,
             tls_cert: str | None, tls_key: str | None, insecure: bool) -> int:
     """Serve the dashboard until a signal; 2, with one line on stderr, when it cannot be served as asked."""
+    from openclaw_tui.remote.web import address, listening_socket, log as _say, new_token
+
     if find_spec("textual_serve") is None:
         _say(f"needs textual-serve, which is not installed: {INSTALL}")
         return 2
@@ -93,18 +91,22 @@ def run_web(config_path: str | None, bind: str, port: int, max_tabs: int, token_
         if problem:
             _say(problem)
             return 2
-    from openclaw_tui.remote.web import WebOptions, new_token, serve_web
-
-    token: str | None = new_token()
-    if token_file:
-        token, problem = kept_token(Path(token_file))
-        if problem:
-            _say(problem)
-            return 2
-    assert token is not None
-    argv = [sys.executable, "-m", "openclaw_tui", *(["--config", config_path] if config_path else []), "attach"]
+    token, problem = kept_token(Path(token_file)) if token_file else (new_token(), None)
+    if problem or token is None:
+        _say(str(problem))
+        return 2
+    try:
+        sock = listening_socket(bind, port)
+    except OSError as exc:
+        _say(f"cannot listen on {bind} port {port}: {exc.strerror or exc}")
+        return 2
+    _say(f"serving the dashboard on {address(bind, sock.getsockname()[1], tls is not None)}?token={token} "
+         f"(at most {max_tabs} tabs; Ctrl-C ends it, the sessions go on)")
     import asyncio
 
+    from openclaw_tui.remote.web import WebOptions, serve_web  # aiohttp, from here on
+
+    argv = [sys.executable, "-m", "openclaw_tui", *(["--config", config_path] if config_path else []), "attach"]
     options = WebOptions(token=token, bind=bind, port=port, max_tabs=max_tabs, tls=tls, config_path=config_path,
                          tab_argv=argv)
-    return asyncio.run(serve_web(options))
+    return asyncio.run(serve_web(options, sock))

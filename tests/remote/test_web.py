@@ -19,7 +19,7 @@ import pytest
 from ..support.tmuxpane import console_script
 from ..support.webrig import WebRig
 
-ROUTES = ["/", "/ws", "/title", "/static/js/textual.js", "/static/css/xterm.css", "/assets/page.js", "/nowhere"]
+ROUTES = ["/", "/ws", "/ws/some-ticket", "/title", "/static/js/textual.js", "/static/css/xterm.css", "/assets/page.js", "/nowhere"]
 HANDSHAKE = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
 
@@ -63,8 +63,8 @@ async def test_the_first_visit_moves_the_token_into_a_cookie_that_later_requests
         async with http.get(web.base) as page:
             text = await page.text()
     assert "fonts.googleapis" not in text and "https://" not in text  # nothing from another host
-    assert f'data-session-websocket-url="ws://127.0.0.1:{web.port}/ws"' in text
-    assert web.tabs() == []  # a page alone starts no dashboard: its WebSocket does
+    assert f'data-session-websocket-url="ws://127.0.0.1:{web.port}/ws/' in text  # with its dashboard's ticket
+    await web.said(r"tab 1 opened")  # started with the page, so it loads while the page does
 
 
 async def test_every_response_sends_the_policy_headers(web: WebRig) -> None:
@@ -94,8 +94,11 @@ async def test_a_websocket_from_another_origin_is_refused_with_the_token(web: We
                                    headers={"Origin": own}) as ws:  # the page's own origin gets its dashboard
             await web.said(r"tab 1 opened for 127\.0\.0\.1 \(pid \d+; 1 of 4 open\)")
             assert len(web.tabs()) == 1
-            first = await ws.receive(timeout=60)
-            assert first.type == aiohttp.WSMsgType.BINARY
+            drawn = b""
+            while b"openclaw-tui" not in drawn:  # the dashboard's header, drawn in the web driver's stream
+                message = await ws.receive(timeout=60)
+                assert message.type == aiohttp.WSMsgType.BINARY, message
+                drawn += message.data
         await web.said(r"tab 1 closed \(its dashboard exited with 0; 0 of 4 open\)")
     assert web.tabs() == []
 

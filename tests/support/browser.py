@@ -34,13 +34,15 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-default-apps", "--mute-audio", "--remote-debugging-port=0", "--window-size=1280,800"]
 
-# The public xterm Terminal: it has a buffer with lines, and paste(); its rows as text, cursor row first.
-SCREEN_JS = """function () {
-  const t = this.find(o => { try { return o && o.buffer && o.buffer.active &&
+# The public xterm Terminal among the page's objects: it has a buffer of lines, and paste().
+FIND_JS = """function () {
+  return this.find(o => { try { return o && o.buffer && o.buffer.active &&
       typeof o.buffer.active.getLine === 'function' && typeof o.paste === 'function'; } catch (e) { return false; } });
-  if (!t) return null;
-  const b = t.buffer.active, rows = [];
-  for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y); rows.push(l ? l.translateToString(true) : ''); }
+}"""
+# Its rows as text.
+ROWS_JS = """function () {
+  const b = this.buffer.active, rows = [];
+  for (let y = 0; y < this.rows; y++) { const l = b.getLine(b.viewportY + y); rows.push(l ? l.translateToString(true) : ''); }
   return rows.join('\\n');
 }"""
 
@@ -137,6 +139,7 @@ class Tab:
 
     def __init__(self, browser: Browser, target: str, session: str) -> None:
         self.browser, self.target, self.session = browser, target, session
+        self._terminal: str | None = None
 
     async def evaluate(self, expression: str) -> Any:
         reply = await self.browser.send("Runtime.evaluate", self.session, expression=expression, returnByValue=True,
@@ -148,14 +151,23 @@ class Tab:
 
     async def screen(self) -> str:
         """What the page's terminal shows now, row by row ('' before it exists)."""
-        proto = await self.browser.send("Runtime.evaluate", self.session, expression="Object.prototype")
-        objects = await self.browser.send("Runtime.queryObjects", self.session,
-                                          prototypeObjectId=proto["result"]["objectId"])
-        reply = await self.browser.send("Runtime.callFunctionOn", self.session,
-                                        objectId=objects["objects"]["objectId"], functionDeclaration=SCREEN_JS,
-                                        returnByValue=True)
-        await self.browser.send("Runtime.releaseObjectGroup", self.session, objectGroup="")
-        return reply["result"].get("value") or ""
+        if self._terminal is None:
+            proto = await self.browser.send("Runtime.evaluate", self.session, expression="Object.prototype")
+            objects = await self.browser.send("Runtime.queryObjects", self.session, objectGroup="scan",
+                                              prototypeObjectId=proto["result"]["objectId"])
+            found = await self.browser.send("Runtime.callFunctionOn", self.session, objectGroup="terminal",
+                                            objectId=objects["objects"]["objectId"], functionDeclaration=FIND_JS)
+            await self.browser.send("Runtime.releaseObjectGroup", self.session, objectGroup="scan")
+            self._terminal = found["result"].get("objectId")  # kept: finding it is a walk of the whole heap
+            if self._terminal is None:
+                return ""
+        try:
+            reply = await self.browser.send("Runtime.callFunctionOn", self.session, objectId=self._terminal,
+                                            functionDeclaration=ROWS_JS, returnByValue=True)
+        except RuntimeError:  # the page was loaded again: its terminal is a new one
+            self._terminal = None
+            return ""
+        return str(reply["result"].get("value") or "")
 
     async def shows(self, text: str, timeout: float = 60) -> str:
         """The screen once it holds ``text``."""
@@ -182,6 +194,7 @@ class Tab:
         await self.wait_value("document.title", title, timeout)
 
     async def reload(self) -> None:
+        self._terminal = None
         await self.browser.send("Page.reload", self.session)
         await self.loaded()
 

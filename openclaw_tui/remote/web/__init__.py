@@ -10,7 +10,7 @@ host serving this user's socket, never a second host. Closing the tab asks that 
 detaches; the sessions keep running) and its process group is ended if it lingers. At most ``--max-tabs``
 (4) run at once; one more is refused with a page that says why.
 
-**Nobody else gets in** (``gate``). textual-serve has neither authentication nor an Origin check, and any page
+**Nobody else gets in** (``webgate``). textual-serve has neither authentication nor an Origin check, and any page
 the user opens could reach a server on localhost. So every route, the files and the WebSocket included,
 refuses a request without the token (401) before any handler runs, so no app process starts for it. The token
 (256 bits, or the one ``--token-file`` keeps) is printed once, in the URL, and the first visit moves it into
@@ -37,12 +37,15 @@ from openclaw_tui.core.exports import lazy_exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
-    from .gate import (
+    from .titlefeed import title_for as title_for
+    from .webserve import WebOptions as WebOptions, serve_web as serve_web
+    from .webstart import (
         MIN_TOKEN_CHARS as MIN_TOKEN_CHARS,
+        address as address,
+        listening_socket as listening_socket,
+        log as log,
         new_token as new_token,
         token_problem as token_problem,
     )
-    from .titlefeed import title_for as title_for
-    from .webserve import WebOptions as WebOptions, serve_web as serve_web
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -37,8 +37,9 @@ PAGE = """<!DOCTYPE html>
 """
 
 
-def page(host: str, secure: bool, font_size: str | None) -> str:
-    """The page for a request to ``host`` (its Host header): the WebSocket is the same origin's."""
+def page(host: str, secure: bool, ticket: str, font_size: str | None) -> str:
+    """The page for a request to ``host`` (its Host header): its WebSocket, on the same origin, claims the
+    dashboard started for it by ``ticket``."""
     size = font_size if font_size and font_size.isdigit() and 6 <= int(font_size) <= 48 else "16"
-    websocket = f"{'wss' if secure else 'ws'}://{host}/ws"
+    websocket = f"{'wss' if secure else 'ws'}://{host}/ws/{ticket}"
     return PAGE.format(websocket=escape(websocket, quote=True), font_size=size)

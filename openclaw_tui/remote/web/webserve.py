@@ -1,5 +1,5 @@
 """``openclaw-tui web``'s server: an aiohttp application of its own around textual-serve's client and app
-protocol, behind the gate, until a signal ends it.
+protocol, behind the gate (``webgate``), until a signal ends it.
 
 It listens first and says where (the one line with the token), then mirrors the host for the title; a tab
 waits for that mirror, so its dashboard never looks for a host that is still starting.
@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 import ssl
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,16 +18,20 @@ from typing import TYPE_CHECKING
 import textual_serve
 from aiohttp import web
 
-from ..wire import host_opener
+from ..wire import find_host, host_opener
 from .apptabs import Tabs
-from .gate import Gate, add_security_headers, refusal_page
 from .pagehtml import page
 from .titlefeed import TitleFeed
+from .webgate import Gate, add_security_headers, refusal_page
+from .webstart import log
 
 if TYPE_CHECKING:
+    import socket
+
     from ..mirror import RemoteHost
 
 ASSETS = Path(__file__).with_name("assets")
+ROOM_S = 3.0  # how long a page waits for a closing tab's place (a reload asks before its old page goes)
 CLIENT = Path(textual_serve.__file__).with_name("static")  # textual.js, xterm.css and the fonts
 
 
@@ -46,21 +48,6 @@ class WebOptions:
     tab_argv: Sequence[str] = ()
 
 
-def log(line: str) -> None:
-    print(f"openclaw-tui web: {line}", file=sys.stderr, flush=True)
-
-
-def listening_socket(bind: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
-    return socket.create_server((bind, port), family=family, reuse_port=False)
-
-
-def address(bind: str, port: int, secure: bool) -> str:
-    """The URL a person opens (the token is added by the caller)."""
-    host = socket.gethostname() if bind in ("0.0.0.0", "::") else bind
-    return f"{'https' if secure else 'http'}://{f'[{host}]' if ':' in host else host}:{port}/"
-
-
 class WebServer:
     """The routes: the page, the tabs' WebSocket, the title stream and the client's files."""
 
@@ -69,10 +56,12 @@ class WebServer:
         self.gate = Gate(options.token, port, options.tls is not None, say)
         self.tabs = Tabs(options.tab_argv, options.max_tabs, say)
         self.feed: TitleFeed | None = None
-        self.ready = asyncio.Event()  # the host answers and its mirror is made
+        self.serving = asyncio.Event()  # a host serves the socket: a tab's dashboard may look for it
+        self.ready = asyncio.Event()  # the host answers and its mirror (the title's) is made
         self.app = web.Application(middlewares=[self.gate.middleware])
         self.app.on_response_prepare.append(add_security_headers)
-        self.app.add_routes([web.get("/", self.index), web.get("/ws", self.websocket), web.get("/title", self.title),
+        self.app.add_routes([web.get("/", self.index, allow_head=False), web.get("/ws", self.websocket),
+                             web.get("/ws/{ticket}", self.claim), web.get("/title", self.title),
                              web.static("/static", CLIENT), web.static("/assets", ASSETS)])
 
     def _full(self, request: web.Request) -> web.Response:
@@ -83,16 +72,23 @@ class WebServer:
                             f"{limit}` allows: close one of them and reload this page.")
 
     async def index(self, request: web.Request) -> web.Response:
-        if self.tabs.full:
+        """The page, and its dashboard started at once (see ``apptabs``)."""
+        if not await self.tabs.room(ROOM_S):
             return self._full(request)
-        return web.Response(text=page(request.host, self.options.tls is not None, request.query.get("fontsize")),
-                            content_type="text/html")
+        await self.serving.wait()
+        ticket = await self.tabs.start(request.remote)
+        text = page(request.host, self.options.tls is not None, ticket, request.query.get("fontsize"))
+        return web.Response(text=text, content_type="text/html")
+
+    async def claim(self, request: web.Request) -> web.StreamResponse:
+        return await self.tabs.serve(request, request.match_info["ticket"])
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        if self.tabs.full:
+        """A WebSocket with no page before it (a client of its own): its dashboard starts now."""
+        if not await self.tabs.room(ROOM_S):
             return self._full(request)
-        await self.ready.wait()
-        return await self.tabs.serve(request)
+        await self.serving.wait()
+        return await self.tabs.serve(request, await self.tabs.start(request.remote))
 
     async def title(self, request: web.Request) -> web.StreamResponse:
         await self.ready.wait()
@@ -100,15 +96,20 @@ class WebServer:
         return await self.feed.stream(request)
 
     async def mirror_host(self) -> None:
-        """The host's mirror for the title (its import, the heavier part, in a thread while pages load)."""
+        """The host's mirror for the title (its import, the heavier part, in a thread while pages load). A
+        host that serves already lets tabs start at once; one being started first, once it answers."""
         def load() -> type[RemoteHost]:
             from ..mirror import RemoteHost
 
             return RemoteHost
 
-        host = (await asyncio.to_thread(load))(opener=host_opener(self.options.config_path, True, "openclaw-tui web"),
-                                 approver=False)
+        loading = asyncio.ensure_future(asyncio.to_thread(load))
+        opener = host_opener(self.options.config_path, True, "openclaw-tui web")
+        if await asyncio.to_thread(find_host) is not None:
+            self.serving.set()
+        host = (await loading)(opener=opener, approver=False)
         await host.link.first()
+        self.serving.set()
         self.feed = TitleFeed(host)
         self.feed.start()
         self.ready.set()
@@ -120,20 +121,13 @@ class WebServer:
             await self.feed.host.close()
 
 
-async def serve_web(options: WebOptions) -> int:
-    """Serve until SIGINT/SIGTERM/SIGHUP; 2 when the port cannot be had or no host can be reached."""
-    try:
-        sock = listening_socket(options.bind, options.port)
-    except OSError as exc:
-        log(f"cannot listen on {options.bind} port {options.port}: {exc.strerror or exc}")
-        return 2
+async def serve_web(options: WebOptions, sock: socket.socket) -> int:
+    """Serve on ``sock`` until SIGINT/SIGTERM/SIGHUP; 2 when no host can be reached."""
     port = sock.getsockname()[1]
     server = WebServer(options, port)
     runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
     await runner.setup()
     await web.SockSite(runner, sock, ssl_context=options.tls).start()
-    log(f"serving the dashboard on {address(options.bind, port, options.tls is not None)}?token={options.token}"
-        f" (at most {options.max_tabs} tabs; Ctrl-C ends it, the sessions go on)")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

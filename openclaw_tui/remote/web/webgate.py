@@ -8,15 +8,10 @@ and each one is logged as one line (the token never is: only the path, never the
 from __future__ import annotations
 
 import hmac
-import secrets
 from collections.abc import Awaitable, Callable
 from html import escape
 
 from aiohttp import web
-
-TOKEN_BYTES = 32  # 256 bits, printed once as 43 URL-safe characters
-MIN_TOKEN_CHARS = 22  # what 128 bits take in URL-safe base64: a kept token file must hold at least this much
-TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 # No third-party source anywhere: the client, its stylesheet and its fonts are served from here. Textual's
 # client injects <style> elements as it starts (xterm's own CSS), which needs 'unsafe-inline' for styles;
@@ -33,18 +28,6 @@ SECURITY_HEADERS = {
 }
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def token_problem(token: str) -> str | None:
-    """Why ``token`` (read from a token file) cannot guard the dashboard, or None."""
-    if len(token) < MIN_TOKEN_CHARS or not set(token) <= TOKEN_CHARS:
-        return (f"a token must be at least {MIN_TOKEN_CHARS} URL-safe characters (A-Z a-z 0-9 - _), "
-                "128 bits or more")
-    return None
 
 
 def refusal_page(status: int, title: str, why: str) -> web.Response:
@@ -97,7 +80,7 @@ class Gate:
             self.refuse(request, 401, "no valid token")
             return refusal_page(401, "openclaw-tui: the token is missing", "Open the address that "
                                 "`openclaw-tui web` printed when it started (it ends in ?token=...).")
-        if request.path == "/ws" and (problem := self.origin_problem(request)):
+        if request.path.startswith("/ws") and (problem := self.origin_problem(request)):
             self.refuse(request, 403, problem)
             return refusal_page(403, "openclaw-tui: another site's page", problem)
         if "token" in request.query and request.method == "GET" and request.path == "/":
