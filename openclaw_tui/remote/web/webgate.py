@@ -36,7 +36,7 @@ def refusal_page(status: int, title: str, why: str) -> web.Response:
     return web.Response(status=status, text=body, content_type="text/html")
 
 
-class Gate:
+class WebGate:
     """The token and Origin checks, as aiohttp middleware, with the cookie that spares later URLs the token.
 
     Args:

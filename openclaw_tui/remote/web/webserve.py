@@ -22,7 +22,7 @@ from ..wire import find_host, host_opener
 from .apptabs import Tabs
 from .pagehtml import page
 from .titlefeed import TitleFeed
-from .webgate import Gate, add_security_headers, refusal_page
+from .webgate import WebGate, add_security_headers, refusal_page
 from .webstart import log
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class WebServer:
 
     def __init__(self, options: WebOptions, port: int, say: Callable[[str], None] = log) -> None:
         self.options = options
-        self.gate = Gate(options.token, port, options.tls is not None, say)
+        self.gate = WebGate(options.token, port, options.tls is not None, say)
         self.tabs = Tabs(options.tab_argv, options.max_tabs, say)
         self.feed: TitleFeed | None = None
         self.serving = asyncio.Event()  # a host serves the socket: a tab's dashboard may look for it
