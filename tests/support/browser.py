@@ -49,6 +49,8 @@ ROWS_JS = """function () {
 KEYS = {  # DevTools key events for the named keys a test presses (xterm reads keyCode, as browsers send it)
     "Enter": {"key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"},
     "Escape": {"key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27},
+    "Down": {"key": "ArrowDown", "code": "ArrowDown", "windowsVirtualKeyCode": 40},
+    "Up": {"key": "ArrowUp", "code": "ArrowUp", "windowsVirtualKeyCode": 38},
     "ctrl+]": {"key": "]", "code": "BracketRight", "windowsVirtualKeyCode": 221, "modifiers": 2},
 }
 
