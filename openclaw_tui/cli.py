@@ -62,7 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
                                              "secret variables) and what it sees by the operator's choice")
     sandbox.add_argument("--agent", help="with this agent's settings ([agents.NAME.tools.exec.sandbox])")
     _operator_commands(sub)
+    _web_command(sub)
     return parser
+
+
+def _web_command(sub: Any) -> None:
+    web = sub.add_parser("web", help="serve the dashboard to a browser, behind a token (each tab an attach)")
+    web.add_argument("--port", type=int, default=8765, help="TCP port (default 8765; 0: any free one)")
+    web.add_argument("--bind", default="127.0.0.1",
+                     help="address to listen on (default 127.0.0.1; others need --tls-cert/--tls-key or --insecure)")
+    web.add_argument("--max-tabs", type=int, default=4, help="app processes at once, one per tab (default 4)")
+    web.add_argument("--token-file", help="keep the token in this file (made, mode 600, when missing)")
+    web.add_argument("--tls-cert", help="serve https with this certificate (PEM)")
+    web.add_argument("--tls-key", help="the certificate's private key (PEM)")
+    web.add_argument("--insecure", action="store_true", help="allow a non-loopback --bind without TLS")
 
 
 def _operator_commands(sub: Any) -> None:
@@ -177,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_reexec()
     # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
     # call's failed result names the problem instead. Nor for a resumed host: it keeps its settings.
-    if args.command in (None, "serve") and not getattr(args, "resume", None) and (problem := config_problem(args.config)):
+    if args.command in (None, "serve", "web") and not getattr(args, "resume", None) and (problem := config_problem(args.config)):
         print(f"openclaw-tui: {problem}", file=sys.stderr)
         return 2
     if args.command == "serve":
@@ -216,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
         from openclaw_tui.commands import run_sandbox
 
         return run_sandbox(args.config, args.agent)
+    if args.command == "web":
+        from openclaw_tui.commands import run_web
+
+        return run_web(args.config, args.bind, args.port, args.max_tabs, args.token_file, args.tls_cert,
+                       args.tls_key, args.insecure)
     if args.command == "attach" and args.node:
         from openclaw_tui.commands import run_attach_node
 

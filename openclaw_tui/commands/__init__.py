@@ -1,5 +1,5 @@
 """The command line's subcommands that talk to a running host: ``call``, ``--version``, ``serve --reexec``,
-``nodes``, ``attach --node``, ``approvals``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
+``nodes``, ``attach --node``, ``approvals``, ``web``, the operator's command line (``ls``, ``logs``, ``screen``, ``send``,
 ``paste``, ``kill``, ``events``, ``mute``, ``unmute``, ``notify --test``); and ``sandbox``, which reads the
 config and this shell's environment only.
 
@@ -56,7 +56,12 @@ paths, the names of the variables kept out, and, apart, whatever looks like a se
 the operator chose so (``show``, ``passEnv``); then where runs go on this machine and what the sandbox does
 not protect. Values are never printed. A config warning (a ``show`` of the state directory, say) goes to
 stderr as the host would print it. Exit 0; 2 when the config cannot be read, or inside a session, whose
-environment is already the filtered one."""
+environment is already the filtered one.
+
+**web** (``web.py``). It checks where to listen (anything but loopback needs TLS or ``--insecure``), the TLS
+files and the token file, then runs ``remote.web``'s server (see ``docs/web.md``), the one place aiohttp is
+imported. Exit 0 after a signal ended it; 2, with one line on stderr, when it cannot serve as asked, or when
+textual-serve is not installed (the ``web`` extra)."""
 
 from openclaw_tui.core.exports import lazy_exports
 
@@ -79,5 +84,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         run_screen as run_screen,
         run_send as run_send,
     )
+    from .web import run_web as run_web
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)
