@@ -25,6 +25,7 @@ from .sessions.log_pane import LogPane
 from .sessions.pane import SessionsPane
 from .sessions.terminal_view import TerminalView
 from .sessions.workspace import Workspace
+from .tiles import TileGrid
 
 Entry = tuple[type[DOMNode], str, str]  # owner of the binding, binding id, what it does
 
@@ -56,6 +57,12 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "scroll-down", "scroll the view forward; past the newest line it follows again"),
         (Workspace, "follow", "scrolled back, searched or selected: back to the live output"),
         (Workspace, "zoom", "zoom: the session's view over the whole screen, or back"),
+    ]),
+    ("Several sessions at once", [
+        (Workspace, "mark", "mark the selected session to be tiled, or unmark it (the list shows ●)"),
+        (Workspace, "tile", "tiles: up to four marked sessions at once, each live; again: back to the list"),
+        (TileGrid, "tile-next", "in the tiles: the focus to the next tile (type-through and keys go there)"),
+        (TileGrid, "tile-previous", "in the tiles: the focus to the previous tile"),
     ]),
     ("Finding", [
         (Workspace, "search", "search the output, screen and history, as you type (smart case)"),

@@ -149,3 +149,51 @@ async def test_the_keymap_remaps_mark_and_tile_by_id(host):
         await until(pilot, lambda: app.workspace.marked == ids, "marked by the remapped key")
         await pilot.press("ctrl+t")
         await until(pilot, lambda: len(tiles(app)) == 2, "tiled by the remapped key")
+
+
+async def test_the_readme_key_table_and_the_help_name_every_key_of_the_tiles(app: DashboardApp):
+    from pathlib import Path
+
+    from openclaw_tui.ui.help import HelpDialog
+    from openclaw_tui.ui.sessions.workspace import Workspace
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme[readme.index("## Keys"):]
+    ids = [b.id for b in (*Workspace.BINDINGS, *TileGrid.BINDINGS) if b.id]  # type: ignore[union-attr]
+    assert {"mark", "tile", "tile-next", "tile-previous"} <= set(ids)
+    assert [i for i in ids if f"`{i}`" not in table] == []
+    async with run(app, (120, 50)) as pilot:
+        await pilot.press("question_mark")
+        dialog = await until(pilot, lambda: isinstance(app.screen, HelpDialog) and app.screen, "the help")
+        text = str(dialog.query_one("#help-keys").render())
+        for keys, what in (("space", "mark the selected session"), ("v", "tiles: up to four"),
+                           ("tab", "next tile"), ("shift+tab", "previous tile")):
+            assert any(line.split()[:1] == [keys] and what in line for line in text.splitlines()), (keys, text)
+
+
+PROMPT = "bash -c 'printf \"\\033[32mready\\033[0m to deploy\\n\"; read -r -p \"Deploy to production? [y/N] \" a'"
+BUILD = "printf 'compiling \\033[1mcore\\033[0m\\ncompiling ui\\n\\033[33mwarning\\033[0m: unused import\\nbuild$ '; sleep 60"
+
+
+@SIZES
+def test_two_tiles_snapshot(snap_compare, frozen, size):
+    """Two marked sessions tiled: stacked (neither size leaves two tiles 80 columns each), each title with the
+    id, command and status, the waiting one marked, the focused tile's border heavy."""
+    from ..support.pilots import ClosingApp, new_host, screen_text
+    from openclaw_tui.ui.notices import NoticeLine
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        prompt = await start_background(app.host.call, PROMPT, pty=True, workdir="/tmp")
+        build = await start_background(app.host.call, BUILD, pty=True, workdir="/tmp")
+        await until(pilot, lambda: app.host.session(prompt).waiting_for_input, "the prompt waiting")
+        await until(pilot, lambda: "build$" in screen_text(app) or app.workspace.select(build), "listed")
+        await mark(pilot, app, [prompt, build])
+        await pilot.press("v")
+        await until(pilot, lambda: len(tiles(app)) == 2 and "Deploy to production" in tile_text(tiles(app)[0])
+                    and "build$" in tile_text(tiles(app)[1]), "both tiles live")
+        await until(pilot, lambda: "◆" in drawn(tiles(app)[0])[0], "the waiting marker in the title")
+        app.query_one(NoticeLine).clear()
+        await pilot.pause(0.2)
+
+    assert snap_compare(ClosingApp(new_host(600_000)), terminal_size=size, run_before=run_before)
