@@ -6,16 +6,20 @@ Real hosts and real programs: each tile shows a real PTY (or pipe) session's liv
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 
-from openclaw_tui.ui import DashboardApp
+from openclaw_tui.ui import DashboardApp, make_app
+from openclaw_tui.ui.help import HelpDialog
+from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.list import TILE_MARK, SessionList
+from openclaw_tui.ui.sessions.workspace import Workspace
 from openclaw_tui.ui.tiles import Tile, TileGrid, arrange
 
-from ..support.pilots import SMALL, drawn, run, toasts, until
+from ..support.pilots import SMALL, ClosingApp, drawn, new_host, run, screen_text, toasts, until
 from ..support.sessions import start_background
 
 BIG = (120, 40)
@@ -137,8 +141,6 @@ async def test_a_pipe_session_tiles_beside_a_pty_one_and_its_output_arrives(app:
 
 
 async def test_the_keymap_remaps_mark_and_tile_by_id(host):
-    from openclaw_tui.ui import make_app
-
     app = make_app(host, keymap={"mark": "ctrl+m", "tile": "ctrl+t"})
     async with run(app, BIG) as pilot:
         ids = await started(pilot, app, 2)
@@ -152,11 +154,6 @@ async def test_the_keymap_remaps_mark_and_tile_by_id(host):
 
 
 async def test_the_readme_key_table_and_the_help_name_every_key_of_the_tiles(app: DashboardApp):
-    from pathlib import Path
-
-    from openclaw_tui.ui.help import HelpDialog
-    from openclaw_tui.ui.sessions.workspace import Workspace
-
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     table = readme[readme.index("## Keys"):]
     ids = [b.id for b in (*Workspace.BINDINGS, *TileGrid.BINDINGS) if b.id]  # type: ignore[union-attr]
@@ -179,9 +176,6 @@ BUILD = "printf 'compiling \\033[1mcore\\033[0m\\ncompiling ui\\n\\033[33mwarnin
 def test_two_tiles_snapshot(snap_compare, frozen, size):
     """Two marked sessions tiled: stacked (neither size leaves two tiles 80 columns each), each title with the
     id, command and status, the waiting one marked, the focused tile's border heavy."""
-    from ..support.pilots import ClosingApp, new_host, screen_text
-    from openclaw_tui.ui.notices import NoticeLine
-
     async def run_before(pilot: Pilot[Any]) -> None:
         app = pilot.app
         prompt = await start_background(app.host.call, PROMPT, pty=True, workdir="/tmp")
