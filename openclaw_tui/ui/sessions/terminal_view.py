@@ -116,6 +116,8 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         self._scrollback: Scrollback | None = None  # kept while attached, so reading again starts at once
         self._clock: FrameClock | None = None
         self._buttons = 0  # mouse buttons held, as a program in type-through was told
+        self._sized_for: object = None
+        self._size_shown = (0, 0)
 
     def on_mount(self) -> None:
         self._clock = FrameClock.of(self.app)
@@ -177,10 +179,14 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
     @property
     def cropped(self) -> bool:
         """The PTY is larger than the pane: only part of it is shown, and the last row says so."""
+        return self._cropped(*self.size)
+
+    def _cropped(self, width: int, height: int) -> bool:
+        # the size is asked once per row drawn: a widget's size is worked out anew at each asking
         if self.live is None:
             return False
         screen = self.live.screen
-        return screen.cols > self.size.width or screen.rows > self.size.height
+        return screen.cols > width or screen.rows > height
 
     def _place(self) -> bool:
         """Choose which part of a larger screen the pane shows, keeping the cursor in it as tmux does (the
@@ -195,11 +201,11 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         self.origin = origin
         return changed
 
-    def _notice(self, width: int) -> Strip:
+    def _notice(self, width: int, height: int) -> Strip:
         screen = self.live.screen  # type: ignore[union-attr]
         ox, oy = self.origin
         shown_cols = min(width, screen.cols - ox)
-        shown_rows = min(self.size.height - 1, screen.rows - oy)
+        shown_rows = min(height - 1, screen.rows - oy)
         key = binding_key_display(self, "fit")
         return notice(f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
                       f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ", width,
@@ -244,9 +250,17 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
             self.refresh(*_row_spans(sorted(rows), self.size.width))
         return self._pending
 
+    def _shown_size(self) -> tuple[int, int]:
+        """The pane's size, worked out again only when the widget's outer size changed (a widget's ``size``
+        is worked out anew at each asking, and the rows of four tiles ask it thousands of times a second)."""
+        outer = self.outer_size
+        if outer != self._sized_for:
+            self._sized_for, self._size_shown = outer, tuple(self.size)
+        return self._size_shown  # type: ignore[return-value]
+
     def render_line(self, y: int) -> Strip:
         self._painted_frame = self.frames
-        width, height = self.size
+        width, height = self._shown_size()
         live = self.live
         base = self._base
         if base is None:  # computing rich_style is costly; it only changes with the CSS (focus, theme)
@@ -258,9 +272,8 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
             if y == height - 1:
                 return self.pager.notice(width, base, binding_key_display(self, "follow"))
             return self.pager.render_line(y, width, base, self._styles)
-        cropped = self.cropped
-        if cropped and y == height - 1:
-            return self._notice(width)
+        if y == height - 1 and self._cropped(width, height):
+            return self._notice(width, height)
         ox, oy = self.origin
         row = y + oy
         if row >= live.screen.rows:
@@ -270,13 +283,13 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         segments = [Segment(text, rich_style(style, base, styles))
                     for text, style in live.screen.row_runs(row, show_cursor)]
         strip = Strip(segments)
-        if ox:
-            strip = strip.crop(ox, ox + width)
-        return strip.adjust_cell_length(width, base)
+        return strip.crop_extend(ox, ox + width, base) if ox or strip.cell_length > width else \
+            strip.adjust_cell_length(width, base)
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None
+        self._sized_for = None  # the padding may have changed with the style
 
     def screen_text(self) -> str:
         """The visible screen as plain text, trailing blanks trimmed (for copying)."""
