@@ -214,3 +214,21 @@ async def test_zoom_gives_the_view_the_whole_workspace(app: DashboardApp, size):
         assert not app.workspace.query_one("#sessions").display or app.workspace.zoomed
         await pilot.press("z")
         await until(pilot, lambda: terminal.size.height == unzoomed, "back")
+
+
+async def test_paging_back_draws_a_history_line_once_and_the_page_above_before_its_key(app: DashboardApp):
+    async with run(app, BIG) as pilot:
+        await numbered(pilot, app)
+        terminal = app.workspace.view.terminal
+        await pilot.press("pageup")
+        await until(pilot, lambda: terminal.pager is not None and terminal.pager.ready, "the whole history")
+        await pilot.press("pageup")
+        pager = terminal.pager
+        assert pager is not None
+        above = range(pager.top() - pager.rows, pager.top())
+        await until(pilot, lambda: all(n in pager._strips for n in above), "the page above drawn ahead")
+        kept = {n: pager._strips[n] for n in above}
+        await pilot.press("pageup")
+        await until(pilot, lambda: pager.top() == above[0] + 1, "a page back (a page is the view's rows less one)")
+        assert rows(terminal)[0] == pager.line_text(pager.top()).rstrip()
+        assert all(pager._strips[n] is kept[n] for n in above)  # shown as drawn ahead, not drawn again
