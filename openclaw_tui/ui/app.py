@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
+from textual.widgets import Static
 
 from openclaw_tui.core.approvals import terminal_name
 from openclaw_tui.core.session import Status
@@ -89,6 +90,7 @@ class DashboardApp(App[int]):
     def compose(self) -> ComposeResult:
         yield SummaryHeader(attached_to=self.attached_to, id="header")
         yield Workspace(self.host, id="workspace")
+        yield Static(id="notice-row")  # the notice line's own row; the notice is drawn over it (see app.tcss)
         yield NoticeLine(id="notices")
         yield DashboardFooter()
 
