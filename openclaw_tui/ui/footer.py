@@ -39,7 +39,7 @@ def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
     for action in DROP_ORDER:
         if sum(map(key_width, shown)) <= budget:
             break
-        shown = [k for k in shown if k.action != action]
+        shown = [k for k in shown if k.action.partition("(")[0] != action]  # "search_step(True)" is search_step
     return shown + help_keys
 
 

@@ -191,3 +191,16 @@ def test_two_tiles_snapshot(snap_compare, frozen, size):
         await pilot.pause(0.2)
 
     assert snap_compare(ClosingApp(new_host(600_000)), terminal_size=size, run_before=run_before)
+
+
+async def test_at_80_columns_the_tiles_footer_fits_and_keeps_tab_or_the_help_key(app: DashboardApp):
+    async with run(app, SMALL) as pilot:
+        ids = await started(pilot, app, 3)
+        await mark(pilot, app, ids)
+        await pilot.press("v")
+        await until(pilot, lambda: len(tiles(app)) == 3, "three tiles")
+        keys = await until(pilot, lambda: [k for k in app.query("FooterKey") if k.region.width] or None, "the footer")
+        assert all(k.region.right <= SMALL[0] for k in keys), [(k.action, k.region) for k in keys]
+        assert any(k.action == "toggle_help" for k in keys)  # what did not fit is in the help
+        for tile in tiles(app):
+            assert tile.region.bottom <= SMALL[1] - 2 and tile.body.size.height >= 3  # rows for each program

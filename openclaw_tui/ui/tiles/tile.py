@@ -32,6 +32,8 @@ class Tile(Vertical, can_focus=False):
 
     def on_mount(self) -> None:
         self.body.attach(self.session)
+        if isinstance(self.body, StreamLog):
+            self.call_after_refresh(self.body.follow)  # laid out now: the end of what came before is on view
         self.refresh_title()
 
     @property
