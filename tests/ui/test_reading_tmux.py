@@ -1,5 +1,6 @@
 """Reading a session's output in a real terminal (tmux): scrolling back to line 1 of 300, stepping through a
-word's 14 matches, zooming, copying one line selected with a mouse drag, and tiling two sessions, as an operator does it.
+word's 14 matches, zooming, copying one line selected with a mouse drag, and tiling two sessions, as an
+operator does it.
 
 The mouse drag is sent as the SGR reports a terminal writes (``send-keys -H``): the dashboard asked tmux for
 them (modes 1003 and 1006), so they reach it exactly as a real drag would.
