@@ -64,9 +64,9 @@ class Tile(Vertical, can_focus=False):
 
     def refresh_title(self) -> None:
         """The border's title: on changes and each second (the status, the waiting marker, type-through)."""
-        session = self.host.session(self.session.id) or self.session
-        self.session = session
-        state = state_of(session)
+        current = self.host.session(self.session.id)
+        session = self.session = current or self.session
+        state = state_of(session) if current is not None else "removed"  # cleared or removed: as last seen
         end = end_label(session)
         title = Text()
         if state == "waiting":
