@@ -58,12 +58,6 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "follow", "scrolled back, searched or selected: back to the live output"),
         (Workspace, "zoom", "zoom: the session's view over the whole screen, or back"),
     ]),
-    ("Several sessions at once", [
-        (Workspace, "mark", "mark the selected session to be tiled, or unmark it (the list shows ●)"),
-        (Workspace, "tile", "tiles: up to four marked sessions at once, each live; again: back to the list"),
-        (TileGrid, "tile-next", "in the tiles: the focus to the next tile (type-through and keys go there)"),
-        (TileGrid, "tile-previous", "in the tiles: the focus to the previous tile"),
-    ]),
     ("Finding", [
         (Workspace, "search", "search the output, screen and history, as you type (smart case)"),
         (SearchBar, "search-regex", "in the search: a regular expression, or plain text"),
@@ -78,6 +72,12 @@ GROUPS: list[tuple[str, list[Entry]]] = [
     ("Dashboard", [
         (DOMNode, "help", "this help"),
         (DOMNode, "quit", "quit: with sessions running, asks whether to keep them running or end them"),
+    ]),
+    ("Several sessions at once", [
+        (Workspace, "mark", "mark the selected session to be tiled, or unmark it (the list shows ●)"),
+        (Workspace, "tile", "tiles: up to four marked sessions at once, each live; again: back to the list"),
+        (TileGrid, "tile-next", "in the tiles: the focus to the next tile (type-through and keys go there)"),
+        (TileGrid, "tile-previous", "in the tiles: the focus to the previous tile"),
     ]),
     ("Approvals (the operator decides before a command runs)", [
         (DOMNode, "approvals", "the queue of requests, every node's: who, where, why, time left"),
