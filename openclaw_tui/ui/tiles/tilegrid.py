@@ -23,7 +23,7 @@ class TileGrid(Grid):
     """Shows the sessions given to :meth:`show`; ``tab`` and ``shift+tab`` move the focus between tiles."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "focus_tile(1)", "Next tile", id="tile-next"),
+        Binding("tab", "focus_tile(1)", "Next", id="tile-next"),  # short: the footer fits it at 80 columns
         Binding("shift+tab", "focus_tile(-1)", "Previous tile", id="tile-previous", show=False),
     ]
 
