@@ -27,7 +27,11 @@ back through 10,000 lines of the history a page at a time (``pageup``), timing e
 of the view with the first match is drawn (target <= 100 ms; the history is already replayed, as it is once
 the operator has scrolled; the replay's own time is printed beside it).
 
-Run: ``python bench/dashboard.py [--only p2,p3,p8,p9,sb] [--lines 14000000] [--keys 200] [--floods 10]
+P18 (tiles, issue 22): four PTY sessions tiled at 200x60 (a 2x2 grid), three of them flooding (``yes``); keys typed
+through into the fourth as in P3 (target p95 <= 50 ms), and the paints per second of each flooding tile meanwhile
+(target >= 30 each), every tile on the app's one frame clock.
+
+Run: ``python bench/dashboard.py [--only p2,p3,p8,p9,sb,tiles] [--lines 14000000] [--keys 200] [--floods 10]
 [--idle-s 30] [--sessions 1000]``.
 """
 
@@ -123,32 +127,108 @@ async def p2(app: DashboardApp, lines: int) -> None:
     print(f"P2 paints per second during flood: {flood_paints / flood_s:.1f} (target >= 30)")
 
 
-async def p3(app: DashboardApp, keys: int, floods: int) -> None:
-    host, terminal = app.host, app.workspace.view.terminal
-    for _ in range(floods):
-        await start(host, "yes 'flooding the host with a line of output, again and again'")
+FLOOD = "yes 'flooding the host with a line of output, again and again'"
+
+
+async def receiver(host: ToolHost) -> tuple[str, Path]:
+    """A PTY session that logs when each byte typed into it arrives; its id and its log, once it is ready."""
     folder = Path(tempfile.mkdtemp(prefix="openclaw-p3-"))  # the workdir: writable even in a sandbox
     arrivals = folder / "arrivals.log"
     sid = await start(host, f"{sys.executable} -c \"{RECEIVER}\" arrivals.log", workdir=str(folder))
     session = host.session(sid)
     await until(lambda: "ready" in session.output.full_text())
-    await until(lambda: app.workspace.select(sid) and terminal.session is session)
-    assert terminal.enter_type_through()
-    await asyncio.sleep(0.5)  # let the floods run at full speed first
+    return sid, arrivals
+
+
+async def typed(app: DashboardApp, arrivals: Path, keys: int) -> list[float]:
+    """Post ``keys`` key events as Textual's input thread does, 20 ms apart; each one's latency (ms) until the
+    receiver logged its byte, sorted."""
+    before = len(arrivals.read_text().split())  # a receiver typed into before
     sent = []
     for i in range(keys):
         char = chr(ord("a") + i % 26)
         sent.append(time.monotonic())
         app.post_message(events.Key(char, char))
         await asyncio.sleep(0.02)
-    await until(lambda: len(arrivals.read_text().split()) >= keys, timeout=30)
-    arrived = [float(x) for x in arrivals.read_text().split()[:keys]]
+    await until(lambda: len(arrivals.read_text().split()) >= before + keys, timeout=30)
+    arrived = [float(x) for x in arrivals.read_text().split()[before : before + keys]]
+    return sorted((a - s) * 1000 for a, s in zip(arrived, sent))
+
+
+async def p3(app: DashboardApp, keys: int, floods: int) -> None:
+    host, terminal = app.host, app.workspace.view.terminal
+    for _ in range(floods):
+        await start(host, FLOOD)
+    sid, arrivals = await receiver(host)
+    folder = arrivals.parent
+    session = host.session(sid)
+    await until(lambda: app.workspace.select(sid) and terminal.session is session)
+    assert terminal.enter_type_through()
+    await asyncio.sleep(0.5)  # let the floods run at full speed first
+    lat = await typed(app, arrivals, keys)
     shutil.rmtree(folder, ignore_errors=True)
-    lat = sorted((a - s) * 1000 for a, s in zip(arrived, sent))
     p95 = lat[int(0.95 * (len(lat) - 1))]
     print(f"P3 keystrokes: {keys} while {floods} sessions flood; median {statistics.median(lat):.1f} ms, "
           f"max {lat[-1]:.1f} ms")
     print(f"P3 keystroke p95 ms: {p95:.1f} (target <= 50)")
+
+
+async def tiles(keys: int) -> None:
+    """P18: four tiles, three flooding; keys typed through into the fourth, and the flooding tiles' paints. The
+    same floods with the single view, measured first in the same run, are the figures beside them."""
+    host = ToolHost(env={}, config_path="/dev/null")
+    app = make_app(host)
+    async with app.run_test(size=SIZE) as pilot:
+        workspace = app.workspace
+        ids = [await start(host, FLOOD) for _ in range(3)]
+        sid, arrivals = await receiver(host)
+
+        async def select(session_id: str) -> None:
+            await until(lambda: workspace.select(session_id) and workspace.selected is not None
+                        and workspace.selected.id == session_id)
+
+        terminal = workspace.view.terminal
+        await select(ids[0])  # the single view: one flood on view, the other two behind it
+        await until(lambda: terminal.session is not None and terminal.session.id == ids[0])
+        painted = count_paints(terminal)
+        began = time.monotonic()
+        await asyncio.sleep(3)
+        single_rate = painted[0] / (time.monotonic() - began)
+        terminal.render_line = type(terminal).render_line.__get__(terminal)  # type: ignore[method-assign]
+        await select(sid)
+        await until(lambda: terminal.session is not None and terminal.session.id == sid)
+        assert terminal.enter_type_through()
+        single = await typed(app, arrivals, keys)
+        terminal.type_through = False
+        await until(lambda: not workspace.type_through)
+        for mark in [*ids, sid]:
+            await select(mark)
+            await pilot.press("space")
+        await pilot.press("v")
+        await until(lambda: len(workspace.tiles.tiles) == 4)
+        shown = workspace.tiles.tiles
+        floods = [t.terminal for t in shown[:3] if t.terminal is not None]
+        typing = shown[3].terminal
+        assert typing is not None and len(floods) == 3
+        typing.focus()
+        assert typing.enter_type_through()
+        await asyncio.sleep(0.5)  # the floods at full speed first
+        counts = [count_paints(t) for t in floods]
+        began = time.monotonic()
+        tiled = await typed(app, arrivals, keys)
+        rates = [p[0] / (time.monotonic() - began) for p in counts]
+        shutil.rmtree(arrivals.parent, ignore_errors=True)
+        layout = f"{workspace.tiles.styles.grid_size_columns}x{workspace.tiles.styles.grid_size_rows}"
+        p95 = [lat[int(0.95 * (len(lat) - 1))] for lat in (single, tiled)]
+        print(f"P18 three floods and a receiver at {SIZE[0]}x{SIZE[1]}, {keys} keystrokes typed through into the receiver")
+        print(f"P18 single view: one flood on view {single_rate:.1f} paints/s; keystroke median "
+              f"{statistics.median(single):.1f} ms, p95 {p95[0]:.1f} ms")
+        print(f"P18 four tiles ({layout}): flooding tiles {', '.join(f'{r:.1f}' for r in rates)} paints/s; keystroke "
+              f"median {statistics.median(tiled):.1f} ms, max {tiled[-1]:.1f} ms")
+        print(f"P18 keystroke p95 ms with four tiles: {p95[1]:.1f} (target <= 50; single view {p95[0]:.1f})")
+        print(f"P18 paints per second of the least painted flooding tile: {min(rates):.1f} (target >= 30; single view "
+              f"{single_rate:.1f}, {min(rates) / single_rate:.2f}x)")
+        await host.close()
 
 
 # -- P8: idle CPU ------------------------------------------------------------------------------------
@@ -384,6 +464,8 @@ async def main(args: argparse.Namespace) -> None:
         print_p9(json.loads(out.splitlines()[-1]), args.sessions)
     if "sb" in only:
         await scrollback()
+    if "tiles" in only:
+        await tiles(args.keys)
     if "p8-host" in only:
         print(await host_cpu(args.idle_s))
     if "p9-run" in only:
@@ -392,7 +474,7 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="p2,p3,p8,p9,sb", help="comma-separated: p2, p3, p8, p9, sb")
+    parser.add_argument("--only", default="p2,p3,p8,p9,sb,tiles", help="comma-separated: p2, p3, p8, p9, sb, tiles")
     parser.add_argument("--lines", type=int, default=14_000_000, help="lines of the P2 flood (14M ~ 107 MB)")
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--floods", type=int, default=10)

@@ -54,13 +54,18 @@ class LineIndex:
         self._joined_lines = 0
         self._starts: list[int] = []
 
-    def text(self, line: Callable[[int], str], count: int, stable: int) -> tuple[str, list[int]]:
-        """The joined text of ``count`` lines (``line(n)`` gives line ``n``) and each line's start in it."""
-        stable = min(stable, count)
+    def keep(self, line: Callable[[int], str], stable: int) -> None:
+        """Take in the final lines up to ``stable`` not taken yet (joined at the next :meth:`text`): a history
+        kept current as lines arrive, so a search never reads the whole of it at once."""
         if stable < len(self._kept):
             self.reset()
         for n in range(len(self._kept), stable):
             self._kept.append(line(n).rstrip())
+
+    def text(self, line: Callable[[int], str], count: int, stable: int) -> tuple[str, list[int]]:
+        """The joined text of ``count`` lines (``line(n)`` gives line ``n``) and each line's start in it."""
+        stable = min(stable, count)
+        self.keep(line, stable)
         if self._joined_lines < len(self._kept):
             self._joined = _join(self._joined, self._joined_lines, self._starts, self._kept[self._joined_lines :])
             self._joined_lines = len(self._kept)

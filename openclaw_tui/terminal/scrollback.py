@@ -1,8 +1,9 @@
 """A session's scrollback: every line its raw ring still holds, replayed through the engine at the recorded
 sizes, so it keeps the program's colours and reads as a terminal that lived through the same bytes keeps them.
 
-The replay of a full ring runs in a thread (it takes a few hundred milliseconds); afterwards :meth:`advance`
-keeps it current in slices, from the loop, only while someone reads it.
+The replay of a full ring runs in a thread (it takes a few hundred milliseconds), and so does the text index
+a search scans (:attr:`Scrollback.index`); afterwards :meth:`advance` keeps both current in slices, from the
+loop, only while someone reads it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from openclaw_tui.core.session import SizeMark
 
 from .emulator import TerminalScreen
+from .matches import LineIndex
 from .sizes import feed_sized, feed_slices
 from .source import ScreenSource
 
@@ -28,6 +30,15 @@ def replay(size: tuple[int, int], start: int, data: bytes, marks: list[SizeMark]
     return screen
 
 
+def indexed(size: tuple[int, int], start: int, data: bytes, marks: list[SizeMark]) -> tuple[TerminalScreen, LineIndex]:
+    """:func:`replay`, and the text index of its history joined for a search (the first search over a full
+    ring would otherwise read ~100k lines on the loop). Touches nothing shared either."""
+    screen = replay(size, start, data, marks)
+    index = LineIndex()
+    index.text(screen.line_text, screen.lines, len(screen.grid.history))
+    return screen, index
+
+
 class Scrollback:
     """The history of one session's terminal (see :attr:`screen`), built by :meth:`build`.
 
@@ -37,6 +48,8 @@ class Scrollback:
         offset: the ring offset replayed up to.
         lost: the ring dropped bytes before they were replayed (a flood while someone read the history): it
             stops there, and a new scrollback must be built to go on.
+        index: the text of the history's lines for a search (line 0: the screen's ``first_line``), built with
+            the replay and kept current as lines scroll into the history; reset when they are rearranged.
     """
 
     def __init__(self, source: ScreenSource) -> None:
@@ -45,6 +58,8 @@ class Scrollback:
         self.offset = 0
         self.lost = False
         self._mark = 0
+        self.index = LineIndex()
+        self._indexed: tuple[int, int] = (0, 0)  # (first line, generation) the index counts from
 
     @property
     def behind(self) -> int:
@@ -63,8 +78,9 @@ class Scrollback:
         marks = ring.marks_from(ring.first_mark_after(start))
         end = start + len(data)
         following = ring.first_mark_after(end)  # the marks up to the end are in the replay
-        screen = await asyncio.to_thread(replay, (size[0], size[1]), start, data, marks)
-        self.screen, self.offset, self._mark = screen, end, following
+        screen, index = await asyncio.to_thread(indexed, (size[0], size[1]), start, data, marks)
+        self.screen, self.offset, self._mark, self.index = screen, end, following, index
+        self._indexed = (screen.first_line, screen.generation)
 
     def advance(self, budget_ms: float, upto: int | None = None) -> bool:
         """Replay what arrived since (up to ring offset ``upto``, if given), for at most ``budget_ms``; True if
@@ -80,6 +96,10 @@ class Scrollback:
         before = self.offset, self._mark
         self.offset, self._mark = feed_slices(screen, ring, self.offset, self._mark, SLICE,
                                               time.perf_counter() + budget_ms / 1000, upto=upto)
+        if (screen.first_line, screen.generation) != self._indexed:  # the oldest lines went, or were rewrapped
+            self.index.reset()
+            self._indexed = (screen.first_line, screen.generation)
+        self.index.keep(screen.line_text, len(screen.grid.history))
         return (self.offset, self._mark) != before
 
     def reusable(self, offset: int, most: int) -> bool:

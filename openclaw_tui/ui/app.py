@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
+from textual.widgets import Static
 
 from openclaw_tui.core.approvals import terminal_name
 from openclaw_tui.core.session import Status
@@ -36,7 +37,6 @@ from .help import HelpDialog, app_bindings, keys_of
 from .messages import HostAttention, HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
 from .sessions.rows import counts
-from .sessions.terminal_view import TerminalView
 from .sessions.workspace import Workspace
 
 TICK_S = 2.0  # runtimes move on this often; events (a new session, an exit, waiting) show at once
@@ -79,7 +79,6 @@ class DashboardApp(App[int]):
         self._quitting = False
         self._said_gone = False
         self._released = False
-        self._terminal: TerminalView | None = None
         self._workspace: Workspace | None = None
         self._header: SummaryHeader | None = None
         self._watchdog: threading.Timer | None = None
@@ -91,6 +90,7 @@ class DashboardApp(App[int]):
     def compose(self) -> ComposeResult:
         yield SummaryHeader(attached_to=self.attached_to, id="header")
         yield Workspace(self.host, id="workspace")
+        yield Static(id="notice-row")  # the notice line's own row; the notice is drawn over it (see app.tcss)
         yield NoticeLine(id="notices")
         yield DashboardFooter()
 
@@ -114,14 +114,13 @@ class DashboardApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         # Type-through keys go to the PTY from here rather than from the focused terminal widget: under
         # heavy output each hop through the event loop waits for a round of ingest callbacks.
-        terminal = self._terminal
-        if (isinstance(event, events.Key) and terminal is not None and terminal.screen is self.screen
-                and terminal.type_key(event)):
-            return
+        if isinstance(event, events.Key) and self._workspace is not None:
+            terminal = self._workspace.keys_to  # the single view's terminal, or the tile's typed into
+            if terminal is not None and terminal.screen is self.screen and terminal.type_key(event):
+                return
         await super().on_event(event)
 
     async def on_mount(self) -> None:
-        self._terminal = self.query_one(TerminalView)
         self._workspace = self.query_one(Workspace)
         self._header = self.query_one(SummaryHeader)
         if self.user_keymap:
@@ -206,7 +205,7 @@ class DashboardApp(App[int]):
         if self.bridge is not None:
             self.bridge.output_handled(message.session_id)
         if self.shown:
-            self.workspace.view.output_arrived(message.session_id)
+            self.workspace.output_arrived(message.session_id)
 
     def on_host_link_changed(self, message: HostLinkChanged) -> None:
         """The link to the host changed (connecting, live, reconnecting, gone): the header shows it."""

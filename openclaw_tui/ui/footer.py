@@ -16,9 +16,10 @@ HELP_ACTION = "toggle_help"
 
 # Actions whose keys leave the footer first when it is narrow, by action name (the keys are remappable).
 # Fit goes first: a terminal view too small for its PTY names the fit key on its own last row.
-# The view's last row names the follow key while scrolled back, so it goes as early.
+# The view's last row names the follow key while scrolled back, so it goes as early. Tab (between tiles) goes
+# last: only the tiles show it, and nothing else moves the focus there.
 DROP_ORDER = ("fit", "follow", "mark", "tile", "copy", "toggle_mute", "zoom", "remove", "clear", "paste", "submit",
-              "cycle_state", "toggle_log", "search_step", "search", "focus_filter")
+              "cycle_state", "toggle_log", "search_step", "search", "focus_filter", "focus_tile")
 
 # FooterKey's own padding (``0 1`` around the key, ``0 1 0 0`` after the description) around its text.
 _KEY_PADDING = 3
@@ -39,7 +40,7 @@ def fit(keys: list[FooterKey], width: int) -> list[FooterKey]:
     for action in DROP_ORDER:
         if sum(map(key_width, shown)) <= budget:
             break
-        shown = [k for k in shown if k.action != action]
+        shown = [k for k in shown if k.action.partition("(")[0] != action]  # "search_step(True)" is search_step
     return shown + help_keys
 
 

@@ -25,6 +25,7 @@ from .sessions.log_pane import LogPane
 from .sessions.pane import SessionsPane
 from .sessions.terminal_view import TerminalView
 from .sessions.workspace import Workspace
+from .tiles import TileGrid
 
 Entry = tuple[type[DOMNode], str, str]  # owner of the binding, binding id, what it does
 
@@ -72,6 +73,12 @@ GROUPS: list[tuple[str, list[Entry]]] = [
     ("Dashboard", [
         (DOMNode, "help", "this help"),
         (DOMNode, "quit", "quit: with sessions running, asks whether to keep them running or end them"),
+    ]),
+    ("Several sessions at once", [
+        (Workspace, "mark", "mark the selected session to be tiled, or unmark it (the list shows ●)"),
+        (Workspace, "tile", "tiles: up to four marked sessions at once, each live; again: back to the list"),
+        (TileGrid, "tile-next", "in the tiles: the focus to the next tile (type-through and keys go there)"),
+        (TileGrid, "tile-previous", "in the tiles: the focus to the previous tile"),
     ]),
     ("Approvals (the operator decides before a command runs)", [
         (DOMNode, "approvals", "the queue of requests, every node's: who, where, why, time left"),

@@ -96,3 +96,32 @@ async def test_a_real_program_in_a_pty_is_replayed_whole() -> None:
         assert history.screen.line_runs(0)[0][1].fg == 2
     finally:
         source.close()
+
+
+async def test_the_search_index_comes_with_the_replay_and_keeps_up_as_lines_arrive() -> None:
+    from openclaw_tui.terminal import compile_search, find_all
+
+    source = MemorySource(40, 10)
+    source.emit(numbered(5000))
+    history = Scrollback(source)
+    await history.build()
+    screen = history.screen
+    assert screen is not None
+    stable = len(screen.grid.history)
+    read: list[int] = []
+
+    def line(n: int) -> str:  # what a search reads on the loop: only the screen's rows, never the history
+        read.append(n)
+        return screen.line_text(n)
+
+    text, starts = history.index.text(line, screen.lines, stable)
+    assert read and min(read) >= stable  # the history's lines were joined in the worker
+    hits = find_all(compile_search("line 4321"), text, starts)
+    assert [screen.line_text(m.line).rstrip() for m in hits] == ["line 4321"]
+    source.emit(numbered(100, start=5001))
+    assert history.advance(1000.0)
+    read.clear()
+    text, starts = history.index.text(line, screen.lines, len(screen.grid.history))
+    assert min(read) >= len(screen.grid.history)  # the new history lines were taken in as they arrived
+    assert [screen.line_text(m.line).rstrip() for m in find_all(compile_search("line 5090"), text, starts)] == \
+        ["line 5090"]

@@ -14,6 +14,7 @@ from textual.events import MouseScrollDown, MouseScrollUp
 from textual.pilot import Pilot
 
 from openclaw_tui.ui import DashboardApp
+from openclaw_tui.ui.notices import NoticeLine
 from openclaw_tui.ui.sessions.terminal_view import TerminalView
 
 from ..support.pilots import SMALL, run, toasts, until
@@ -214,3 +215,56 @@ async def test_zoom_gives_the_view_the_whole_workspace(app: DashboardApp, size):
         assert not app.workspace.query_one("#sessions").display or app.workspace.zoomed
         await pilot.press("z")
         await until(pilot, lambda: terminal.size.height == unzoomed, "back")
+
+
+async def test_paging_back_draws_a_history_line_once_and_the_page_above_before_its_key(app: DashboardApp):
+    async with run(app, BIG) as pilot:
+        await numbered(pilot, app)
+        terminal = app.workspace.view.terminal
+        await pilot.press("pageup")
+        await until(pilot, lambda: terminal.pager is not None and terminal.pager.ready, "the whole history")
+        await pilot.press("pageup")
+        pager = terminal.pager
+        assert pager is not None
+        above = range(pager.top() - pager.rows, pager.top())
+        await until(pilot, lambda: all(n in pager._strips for n in above), "the page above drawn ahead")
+        kept = {n: pager._strips[n] for n in above}
+        await pilot.press("pageup")
+        await until(pilot, lambda: pager.top() == above[0] + 1, "a page back (a page is the view's rows less one)")
+        assert rows(terminal)[0] == pager.line_text(pager.top()).rstrip()
+        assert all(pager._strips[n] is kept[n] for n in above)  # shown as drawn ahead, not drawn again
+
+
+@SIZES
+async def test_on_the_alternate_screen_a_scroll_key_says_there_is_no_history_there(app: DashboardApp, size):
+    async with run(app, size) as pilot:
+        sid = await start_background(app.host.call, "seq 1 50; printf '\\033[?1049h\\033[Hon the alternate screen'; sleep 30",
+                                     pty=True, workdir="/tmp")
+        await until(pilot, lambda: app.workspace.select(sid) and app.workspace.selected is not None
+                    and app.workspace.selected.id == sid, "the program selected")
+        terminal = app.workspace.view.terminal
+        await until(pilot, lambda: rows(terminal)[:1] == ["on the alternate screen"], "the alternate screen on view")
+        await pilot.press("pageup")
+        await until(pilot, lambda: terminal.reading and "no history here" in rows(terminal)[-1], "the row says why")
+        assert "alternate screen" in rows(terminal)[-1] and "follows" in rows(terminal)[-1]
+        assert rows(terminal)[0].startswith("on the alternate screen")  # the main screen's 50 lines stay under it
+        await pilot.press("pageup")
+        assert not any(row == "line 1" or row == "1" for row in rows(terminal))
+        await pilot.press("end")
+        await until(pilot, lambda: not terminal.reading, "live again")
+
+
+@SIZES
+async def test_the_copy_notice_does_not_move_the_view(app: DashboardApp, size):
+    async with run(app, size) as pilot:
+        await numbered(pilot, app)
+        terminal = app.workspace.view.terminal
+        region, before = terminal.region, rows(terminal)
+        await pilot.press("y")
+        await until(pilot, lambda: any(t.startswith("Copy:") for t in toasts(app)), "the copy's notice")
+        notices = app.query_one("#notices")
+        await until(pilot, lambda: notices.region.height >= 2, "a notice of two rows or more")
+        assert terminal.region == region and rows(terminal) == before  # drawn over the view, not moving it
+        app.query_one(NoticeLine).clear()
+        await until(pilot, lambda: notices.region.height == 1, "the notice gone")
+        assert terminal.region == region

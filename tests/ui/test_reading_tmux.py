@@ -1,5 +1,6 @@
 """Reading a session's output in a real terminal (tmux): scrolling back to line 1 of 300, stepping through a
-word's 14 matches, zooming, and copying one line selected with a mouse drag, as an operator does it.
+word's 14 matches, zooming, copying one line selected with a mouse drag, and tiling two sessions, as an
+operator does it.
 
 The mouse drag is sent as the SGR reports a terminal writes (``send-keys -H``): the dashboard asked tmux for
 them (modes 1003 and 1006), so they reach it exactly as a real drag would.
@@ -93,3 +94,29 @@ def test_scroll_search_zoom_and_copy_a_dragged_line(dashboard: Dashboard) -> Non
                    retry=lambda: dashboard.keys("y"))
     (copy,) = copies.glob(f"{sid}-selection-*.txt")
     assert copy.read_text() == "line 294 error here"
+
+
+def test_two_sessions_tiled_each_live_and_tab_moves_the_focused_border(dashboard: Dashboard) -> None:
+    dashboard.wait_attached()
+    first = dashboard.call({"tool": "exec", "command": "printf 'first tile here\\n'; sleep 120", "pty": True,
+                            "background": True, "workdir": "/tmp"})["details"]["sessionId"]
+    second = dashboard.call({"tool": "exec", "command": "printf 'second tile here\\n'; sleep 120", "pty": True,
+                             "background": True, "workdir": "/tmp"})["details"]["sessionId"]
+    dashboard.wait(lambda s: second in s and f"\n {first} · printf" in s and "first tile here" in s,
+                   "both listed, the first still selected and on view")
+    dashboard.keys("Space")
+    dashboard.wait(lambda s: f"{first} marked" in s, "the first marked")
+    dashboard.keys("Up")
+    dashboard.wait(lambda s: f"\n {second} · printf" in s and "second tile here" in s, "the newer one selected")
+    dashboard.keys("Space")
+    dashboard.wait(lambda s: sum(line.startswith("●") for line in lines(s)) == 2, "both marked in the list")
+    dashboard.keys("v")
+    screen = dashboard.wait(lambda s: "runtime" not in s and "first tile here" in s and "second tile here" in s,
+                            "two tiles, each live, in place of the list")
+    titles = [line for line in lines(screen) if line[:1] in "┏╭" and (first in line or second in line)]
+    assert len(titles) == 2 and titles[0].startswith("┏━") and first in titles[0], titles  # marked first, focused
+    assert titles[1].startswith("╭─") and second in titles[1], titles
+    dashboard.keys("Tab")
+    dashboard.wait(lambda s: any(line.startswith("┏━") and second in line for line in lines(s)), "tab: the focus moved")
+    dashboard.keys("v")
+    dashboard.wait(lambda s: "runtime" in s, "v again: the list back")

@@ -71,6 +71,7 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        self.query_one("#new-command-error", Label).display = bool(self.error)  # no empty row: 24 lines hold it all
         self.query_one("#command", Input).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -89,7 +90,9 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     def submit(self) -> None:
         command = self.query_one("#command", Input).value.strip()
         if not command:
-            self.query_one("#new-command-error", Label).update("type a command to run")
+            error = self.query_one("#new-command-error", Label)
+            error.update("type a command to run")
+            error.display = True
             return
         params: dict[str, Any] = {
             "command": command,

@@ -13,6 +13,7 @@ import asyncio
 import re
 from collections.abc import Callable
 
+from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual.strip import Strip
 
@@ -31,6 +32,7 @@ from .paint import notice, painted, rich_style, spans_of
 
 REUSE_BYTES = 32 * 1024  # a scrollback read before is brought up to date rather than replayed again...
 REUSE_BUDGET_MS = 1000.0  # ...at once: that many bytes take well under this
+STRIPS_KEPT = 4096  # history lines kept drawn: a few pages either side of the view, for paging back and forth
 
 
 class TerminalPager:
@@ -56,6 +58,9 @@ class TerminalPager:
         self._index = LineIndex()
         self._indexed: tuple[int, int, int] | None = None  # (screen, generation, first number) of the index
         self._task: asyncio.Task[None] | None = None
+        self._strips: dict[int, Strip] = {}  # drawn history lines by number, oldest drawn first
+        self._strips_for: tuple[object, ...] | None = None  # (screen, generation, base) they were drawn for
+        self._paint: tuple[RichStyle, dict[Style, RichStyle]] | None = None  # the last render_line's styles
         if scrollback.reusable(live.offset, REUSE_BYTES):  # read before: bring it to where the view is
             scrollback.advance(REUSE_BUDGET_MS, upto=live.offset)
             self._adopt(scrollback.screen)  # type: ignore[arg-type]  # reusable: it has a screen
@@ -168,32 +173,71 @@ class TerminalPager:
             self.found = None
             return
         first, screen = self.first, self.screen
-        key = (id(screen), screen.generation, first)
-        if key != self._indexed:
-            self._index.reset()
-            self._indexed = key
         history = screen.first_line + len(screen.grid.history) - first  # final lines: the history
-        text, starts = self._index.text(lambda n: self.line_text(first + n), self.last - first + 1, history)
+        text, starts = self._line_index().text(lambda n: self.line_text(first + n), self.last - first + 1, history)
         current = self.found.current if self.found is not None and not move else None
         matches = [m._replace(line=m.line + first) for m in find_all(self.pattern, text, starts)]
         self.found = Found(matches, self.bottom)
         if current is not None and current in matches:
             self.found.index = matches.index(current)
 
+    def _line_index(self) -> LineIndex:
+        """The whole history's index, built with it and kept current (see :class:`Scrollback`); else, for the
+        live view's own lines or an alternate screen's, one of the pager's own."""
+        screen = self.screen
+        if screen is self.scrollback.screen and not screen.alt_screen:
+            return self.scrollback.index
+        key = (id(screen), screen.generation, self.first)
+        if key != self._indexed:
+            self._index.reset()
+            self._indexed = key
+        return self._index
+
     # -- drawing ----------------------------------------------------------------------------------
     def render_line(self, y: int, width: int, base: RichStyle, styles: dict[Style, RichStyle]) -> Strip:
         number = self.top() + y
         if not self.first <= number <= self.last:
             return Strip.blank(width, base)
-        runs = [(text, rich_style(style, base, styles))
-                for text, style in self.screen.line_runs(number - self.screen.first_line)]
+        self._paint = (base, styles)
+        strip = self._drawn(number, base, styles)
         found, selection = self.found, self.selection
         spans = spans_of(found.on_line(number) if found is not None else (), found.current if found else None,
                          selection.span(number, self.line_text) if selection is not None else None)
-        strip = Strip(painted(runs, spans))
+        if spans:
+            strip = Strip(painted([(seg.text, seg.style or base) for seg in strip], spans))
         if self.origin_x:
             strip = strip.crop(self.origin_x, self.origin_x + width)
         return strip.adjust_cell_length(width, base)
+
+    def _drawn(self, number: int, base: RichStyle, styles: dict[Style, RichStyle]) -> Strip:
+        """Line ``number`` in its own styles; a history line (final: only a resize rewraps it) is drawn once and
+        kept, so paging back and forth redraws nothing, and :meth:`warm` can draw the next page ahead."""
+        screen = self.screen
+        key = (id(screen), screen.generation, base)
+        if key != self._strips_for:
+            self._strips.clear()
+            self._strips_for = key
+        strip = self._strips.get(number)
+        if strip is not None:
+            return strip
+        strip = Strip([Segment(text, rich_style(style, base, styles))
+                       for text, style in screen.line_runs(number - screen.first_line)])
+        if number < screen.first_line + len(screen.grid.history):
+            if len(self._strips) >= STRIPS_KEPT:
+                del self._strips[next(iter(self._strips))]
+            self._strips[number] = strip
+        return strip
+
+    def warm(self, direction: int) -> None:
+        """Draw the page beyond the view in ``direction`` (-1: older) ahead of the key that shows it, once
+        the view's own frame is on screen."""
+        if self._paint is None:
+            return
+        top = self.top()
+        ahead = range(top - self.rows, top) if direction < 0 else range(self.bottom + 1, self.bottom + 1 + self.rows)
+        for number in ahead:
+            if self.first <= number <= self.last:
+                self._drawn(number, *self._paint)
 
     def notice(self, width: int, base: RichStyle, follow_key: str) -> Strip:
         follows = f" · {follow_key} follows" if follow_key else ""

@@ -26,6 +26,8 @@ from .columns import Layout, fit
 from .rows import ALL_NODES, RowFilter, prompt_of, row_cells, row_key
 
 HEADER_ROWS = 1
+TILE_MARK = "●"  # in the row's margin: marked to be tiled (space marks, v tiles)
+TILE_MARK_STYLE = Style(color="#5fafd7", bold=True)
 
 
 class SessionList(ScrollView, can_focus=True):
@@ -65,6 +67,7 @@ class SessionList(ScrollView, can_focus=True):
         self._name_width: int | None = None  # the longest name listed, while a prompt column needs room
         self._painted: list[tuple[object, ...]] = []  # what the visible rows showed when last drawn
         self._styles: tuple[Style, Style, Style, Style] | None = None
+        self._marked: frozenset[str] = frozenset()
 
     # -- what is listed -------------------------------------------------------------------------
     @property
@@ -113,6 +116,13 @@ class SessionList(ScrollView, can_focus=True):
                 self.refresh(*(Region(0, y + HEADER_ROWS, self.size.width, 1) for y in changed))
             self._painted = rows
         self._announce()
+
+    def show_marks(self, marked: Sequence[str]) -> None:
+        """Mark the rows of ``marked`` (the sessions ``v`` tiles) in their margin."""
+        if frozenset(marked) != self._marked:
+            self._marked = frozenset(marked)
+            self._painted = []
+            self.refresh()
 
     def rows_wanted(self) -> int:
         """Rows the list needs to show every session (or, empty, its message saying why)."""
@@ -191,7 +201,7 @@ class SessionList(ScrollView, can_focus=True):
 
     def _row_key(self, index: int) -> tuple[object, ...]:
         session = self._sessions[index]
-        return index == self._cursor, row_key(session, self._unreachable(session))
+        return index == self._cursor, session.id in self._marked, row_key(session, self._unreachable(session))
 
     def _unreachable(self, session: SessionView) -> bool:
         return session.node is not None and self._node_states.get(session.node) is not None
@@ -229,12 +239,13 @@ class SessionList(ScrollView, can_focus=True):
         if index >= len(self._sessions):
             return Strip.blank(width, base)
         session = self._sessions[index]
-        return self._strip(row_cells(session, self._unreachable(session)), cursor if index == self._cursor else base, width)
+        return self._strip(row_cells(session, self._unreachable(session)), cursor if index == self._cursor else base, width,
+                           session.id in self._marked)
 
     def _header_cells(self) -> dict[str, Text]:
         return {c.key: Text(c.label) for c in self._layout.columns}
 
-    def _strip(self, cells: dict[str, Text], row_style: Style, width: int) -> Strip:
+    def _strip(self, cells: dict[str, Text], row_style: Style, width: int, marked: bool = False) -> Strip:
         """One row: each cell's text in its style, followed by its padding and the gap.
 
         Blanks never lead a run of text: an SVG renderer (the README's screenshots) drops the spaces that
@@ -244,7 +255,7 @@ class SessionList(ScrollView, can_focus=True):
         """
         blank = Style(bgcolor=row_style.bgcolor)
         gap = " " * self._layout.gap
-        segments = [Segment(" ", blank)]
+        segments = [Segment(TILE_MARK, row_style + TILE_MARK_STYLE) if marked else Segment(" ", blank)]
         for n, column in enumerate(self._layout.columns):
             cell = cells.get(column.key) or Text()
             text = cell.plain

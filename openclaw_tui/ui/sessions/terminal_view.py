@@ -2,13 +2,12 @@
 
 It repaints only dirty rows, at most ``FPS`` times a second (one frame clock for every view), never changes the
 PTY's size except while the operator types through or by :meth:`fit`, and reads back through the session's
-history (:class:`~..reading.pager.TerminalPager`) when scrolled, searched or selected in.
+history (:class:`~..reading.backread.ReadingBack`) when scrolled, searched or selected in.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -24,18 +23,15 @@ from textual.widget import Widget
 from openclaw_tui.core.tools import InputRefused, paste_bytes
 from openclaw_tui.remote.mirror import HostView, SessionView
 from openclaw_tui.terminal import (
-    Found,
     LiveView,
     Scrollback,
     Style,
-    char_at,
-    column_of,
 )
 
+from ..reading.backread import ReadingBack
 from ..reading.frameclock import BUDGET_MS, FrameClock
 from ..reading.pager import TerminalPager
 from ..reading.paint import binding_key_display, notice, rich_style
-from ..reading.pointer import Point, Selecting
 from ..reading.searchbar import Recounted
 from .keybytes import key_event_bytes
 from .terminal_mouse import TerminalMouse
@@ -80,7 +76,7 @@ def _row_spans(rows: list[int], width: int) -> list[Region]:
     return spans
 
 
-class TerminalView(TerminalMouse, Selecting, can_focus=True):
+class TerminalView(TerminalMouse, ReadingBack, can_focus=True):
     """Shows one PTY session's screen; ``attach(session)`` switches sessions, ``attach(None)`` detaches."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -116,6 +112,9 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         self._scrollback: Scrollback | None = None  # kept while attached, so reading again starts at once
         self._clock: FrameClock | None = None
         self._buttons = 0  # mouse buttons held, as a program in type-through was told
+        self._sized_for: object = None
+        self._keys_shown: tuple[object, dict[str, str]] = (None, {})  # (the keymap, binding id -> its key)
+        self._size_shown = (0, 0)
 
     def on_mount(self) -> None:
         self._clock = FrameClock.of(self.app)
@@ -177,10 +176,14 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
     @property
     def cropped(self) -> bool:
         """The PTY is larger than the pane: only part of it is shown, and the last row says so."""
+        return self._cropped(*self.size)
+
+    def _cropped(self, width: int, height: int) -> bool:
+        # the size is asked once per row drawn: a widget's size is worked out anew at each asking
         if self.live is None:
             return False
         screen = self.live.screen
-        return screen.cols > self.size.width or screen.rows > self.size.height
+        return screen.cols > width or screen.rows > height
 
     def _place(self) -> bool:
         """Choose which part of a larger screen the pane shows, keeping the cursor in it as tmux does (the
@@ -195,12 +198,12 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         self.origin = origin
         return changed
 
-    def _notice(self, width: int) -> Strip:
+    def _notice(self, width: int, height: int) -> Strip:
         screen = self.live.screen  # type: ignore[union-attr]
         ox, oy = self.origin
         shown_cols = min(width, screen.cols - ox)
-        shown_rows = min(self.size.height - 1, screen.rows - oy)
-        key = binding_key_display(self, "fit")
+        shown_rows = min(height - 1, screen.rows - oy)
+        key = self._key_display("fit")
         return notice(f" {screen.cols}x{screen.rows} terminal, larger than the pane: cols {ox + 1}-{ox + shown_cols}, "
                       f"rows {oy + 1}-{oy + shown_rows} shown" + (f" · {key} fits it" if key else "") + " ", width,
                       self._base)  # type: ignore[arg-type]  # set by the first render_line
@@ -244,9 +247,18 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
             self.refresh(*_row_spans(sorted(rows), self.size.width))
         return self._pending
 
+    def _shown_size(self) -> tuple[int, int]:
+        """The pane's size, worked out again only when the widget's outer size changed (a widget's ``size``
+        is worked out anew at each asking, and the rows of four tiles ask it thousands of times a second)."""
+        outer = self.outer_size
+        if outer != self._sized_for:
+            size = self.size
+            self._sized_for, self._size_shown = outer, (size.width, size.height)
+        return self._size_shown
+
     def render_line(self, y: int) -> Strip:
         self._painted_frame = self.frames
-        width, height = self.size
+        width, height = self._shown_size()
         live = self.live
         base = self._base
         if base is None:  # computing rich_style is costly; it only changes with the CSS (focus, theme)
@@ -256,11 +268,10 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
             return Strip.blank(width, base)
         if self.pager is not None:
             if y == height - 1:
-                return self.pager.notice(width, base, binding_key_display(self, "follow"))
+                return self.pager.notice(width, base, self._key_display("follow"))
             return self.pager.render_line(y, width, base, self._styles)
-        cropped = self.cropped
-        if cropped and y == height - 1:
-            return self._notice(width)
+        if y == height - 1 and self._cropped(width, height):
+            return self._notice(width, height)
         ox, oy = self.origin
         row = y + oy
         if row >= live.screen.rows:
@@ -270,125 +281,30 @@ class TerminalView(TerminalMouse, Selecting, can_focus=True):
         segments = [Segment(text, rich_style(style, base, styles))
                     for text, style in live.screen.row_runs(row, show_cursor)]
         strip = Strip(segments)
-        if ox:
-            strip = strip.crop(ox, ox + width)
-        return strip.adjust_cell_length(width, base)
+        return strip.crop_extend(ox, ox + width, base) if ox or strip.cell_length > width else \
+            strip.adjust_cell_length(width, base)
+
+    def _key_display(self, binding_id: str) -> str:
+        """The key bound to ``binding_id`` as the footer shows it, looked up once per keymap: the last row
+        names it at every frame, and the lookup walks every ancestor's bindings."""
+        keymap, shown = self._keys_shown
+        if keymap is not self.app._keymap:
+            shown = {}
+            self._keys_shown = (self.app._keymap, shown)
+        if binding_id not in shown:
+            shown[binding_id] = binding_key_display(self, binding_id)
+        return shown[binding_id]
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None
+        self._sized_for = None  # the padding may have changed with the style
 
     def screen_text(self) -> str:
         """The visible screen as plain text, trailing blanks trimmed (for copying)."""
         if self.live is None:
             return ""
         return "\n".join(row.rstrip() for row in self.live.screen.display()).rstrip("\n")
-
-    # -- reading the history --------------------------------------------------------------------
-    @property
-    def reading(self) -> bool:
-        """Scrolled back, searched or selected in: the view stands still until :meth:`follow`."""
-        return self.pager is not None
-
-    def text_rows(self) -> int:
-        return max(1, self.size.height - 1)  # the last row says where the view stands
-
-    def read(self) -> TerminalPager | None:
-        """Stand still where the view is and read back from here (the history arrives in a moment)."""
-        if self.pager is None and self.live is not None and self.session is not None:
-            if self._scrollback is None or self._scrollback.lost or self._scrollback.source is not self.session:
-                self._scrollback = Scrollback(self.session)
-            self.pager = TerminalPager(self.live, self._scrollback, self._history_arrived)
-            self.pager.rows = self.text_rows()
-            self.pager.origin_x = self.origin[0]
-            self.pager.bottom = self.pager.newest - max(0, self.live.screen.rows - self.origin[1] - self.text_rows())
-            self.pager.scroll(0)
-            self.refresh()
-        return self.pager
-
-    def _history_arrived(self) -> None:
-        self.frames += 1
-        self.refresh()
-        self._wake()
-        if self.pager is not None and self.pager.found is not None:
-            self._show_match()
-            self.post_message(Recounted())
-
-    def scroll_lines(self, lines: int) -> None:
-        """Scroll the view ``lines`` up (negative) or down into the history; down past the newest follows."""
-        if self.pager is None and (lines >= 0 or self.read() is None):
-            return
-        pager = self.pager
-        assert pager is not None
-        pager.scroll(lines)
-        self.refresh()
-
-    def scroll_page(self, direction: int) -> None:
-        self.scroll_lines(direction * max(1, self.text_rows() - 1))
-
-    def follow(self) -> None:
-        """Back to the live screen, following the program's output."""
-        if self.pager is None:
-            return
-        self._close_pager()
-        self.selection = None
-        self.frames += 1
-        self._wake()
-        self.refresh()
-
-    def _close_pager(self) -> None:
-        if self.pager is not None:
-            self.pager.close()
-            self.pager = None
-
-    def search(self, pattern: re.Pattern[str] | None) -> Found | None:
-        pager = self.read()
-        if pager is None:
-            return None
-        found = pager.search(pattern)
-        self._show_match()
-        return found
-
-    def search_step(self, older: bool) -> Found | None:
-        pager = self.pager
-        if pager is None or pager.found is None:
-            return None
-        pager.found.step(older)
-        self._show_match()
-        return pager.found
-
-    def _show_match(self) -> None:
-        pager = self.pager
-        match = pager.found.current if pager is not None and pager.found is not None else None
-        if pager is not None and match is not None:
-            pager.show_line(match.line, column_of(pager.line_text(match.line), match.start), self.size.width)
-        self.refresh()
-
-    # -- selection ------------------------------------------------------------------------------
-    def point_at(self, x: int, y: int) -> Point | None:
-        y = max(0, min(y, self.text_rows() - 1))
-        if self.pager is not None:
-            number, column = self.pager.top() + y, x + self.pager.origin_x
-            return number, char_at(self.pager.line_text(number), column)
-        if self.live is None:
-            return None
-        screen = self.live.screen
-        row = min(screen.rows - 1, y + self.origin[1])
-        number = screen.first_line + len(screen.grid.history) + row
-        return number, char_at(screen.line_text(number - screen.first_line), x + self.origin[0])
-
-    def begin_selection(self) -> bool:
-        return self.read() is not None
-
-    def selection_changed(self) -> None:
-        if self.pager is not None:
-            self.pager.selection = self.selection
-        self.refresh()
-
-    def selected_text(self) -> str | None:
-        if self.selection is None or self.pager is None:
-            return None
-        return self.selection.text(self.pager.line_text, self.pager.wrapped)
 
     # -- type-through ---------------------------------------------------------------------------
     def can_type(self) -> bool:

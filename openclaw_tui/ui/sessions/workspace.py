@@ -20,6 +20,8 @@ from openclaw_tui.remote.mirror import HostView, SessionView
 from ..clipboard import copy_notice, save_copy, tmux_set_clipboard
 from ..dialogs import ConfirmDialog, PasteDialog, SendKeysDialog
 from ..reading.linelog import LineLog
+from ..reading.paint import binding_key_display
+from ..tiles import MAX_TILES, TileGrid
 from .filters import FilterBar
 from .list import SessionList
 from .pane import SessionsPane
@@ -30,6 +32,7 @@ _SESSION_ACTIONS = {"type_through", "send_keys", "submit", "paste", "kill", "cle
                     "fit", "toggle_mute", "export", "search", "search_step", "zoom", "mark", "tile"}
 
 
+_NOT_TILED = {"toggle_log", "search", "search_step", "zoom", "mark"}  # the single view's own, or the list's
 LIST_SHARE = (12, 0.6)  # the sessions pane is never taller than its rows, nor than 12 rows or 60% of the workspace
 
 
@@ -56,18 +59,25 @@ class Workspace(Vertical):
         Binding("pagedown,shift+pagedown", "scroll(1)", "Forward", id="scroll-down", show=False),
         Binding("end,escape", "follow", "Follow", id="follow", priority=True),
         Binding("z", "zoom", "Zoom", id="zoom"),
+        Binding("space", "mark", "Mark", id="mark"),
+        Binding("v", "tile", "Tile", id="tile"),
     ]
 
     def __init__(self, host: HostView, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.host = host
         self._type_into: str | None = None  # a new session to type into once it is on view
+        self.marked: list[str] = []  # the sessions v tiles, in the order they were marked
+        self._terminal: TerminalView | None = None
+        self._typing_tile: TerminalView | None = None
 
     def compose(self) -> ComposeResult:
         yield SessionsPane(id="sessions")
         yield SessionPanel(self.host, id="session-view")
+        yield TileGrid(self.host, id="tiles")
 
     def on_mount(self) -> None:
+        self._terminal = self.view.terminal
         self.query_one(SessionList).focus()
 
     @property
@@ -81,6 +91,11 @@ class Workspace(Vertical):
         The view follows the list by message, so for a moment after a filter change it may still show a
         session the list no longer does; actions must never reach a session that is not shown.
         """
+        if self.tiled:  # the focused tile's
+            tile = self.tiles.focused_tile
+            if tile is None:
+                return None
+            return self.host.session(tile.session.id) or tile.session
         session = self.view.session
         if session is None or session.id != self.query_one(SessionList).selected_id:
             return None
@@ -88,13 +103,33 @@ class Workspace(Vertical):
 
     @property
     def type_through(self) -> bool:
-        terminal = self.query(TerminalView)  # asked by the footer too, even while the app closes
-        return bool(terminal) and terminal.first().type_through
+        terminal = self.keys_to  # asked by the footer too, even while the app closes
+        return terminal is not None and terminal.type_through
+
+    @property
+    def keys_to(self) -> TerminalView | None:
+        """The terminal type-through keys go to while it is on: the single view's, or a tile's."""
+        return self._typing_tile if self.tiled else self._terminal
+
+    @property
+    def tiled(self) -> bool:
+        return self.has_class("-tiled")
+
+    @property
+    def tiles(self) -> TileGrid:
+        return self.query_one(TileGrid)
 
     def sync(self, sessions: Sequence[SessionView]) -> None:
         self.query_one(SessionsPane).show(sessions, self.host.node_states)
         self._fit_list()
         self.view.refresh_info()
+        marked = [m for m in self.marked if self.host.session(m) is not None]
+        if marked != self.marked:
+            self.marked = marked
+            self.query_one(SessionList).show_marks(marked)
+        if self.tiled:
+            self.tiles.refresh_titles()
+            return
         shown = self.view.session
         if shown is not None and self.host.session(shown.id) not in (shown, None):
             # its node answers again, over a new mirror: view the live session, not the one last seen
@@ -117,6 +152,13 @@ class Workspace(Vertical):
         if pane.styles.height is None or pane.styles.height.value != height:
             pane.styles.height = height
 
+    def output_arrived(self, session_id: str) -> None:
+        """New output for ``session_id``: the views that pull it (a pipe session's stream log) take it now."""
+        if self.tiled:
+            self.tiles.output_arrived(session_id)
+        else:
+            self.view.output_arrived(session_id)
+
     def select(self, session_id: str) -> bool:
         """Move the list cursor to ``session_id``; False if it is not (yet) listed."""
         return self.query_one(SessionList).select(session_id)
@@ -129,6 +171,8 @@ class Workspace(Vertical):
 
     async def on_session_list_selected(self, event: SessionList.Selected) -> None:
         event.stop()
+        if self.tiled:
+            return  # the single view shows the list's session again when the tiles go
         session = self.host.session(event.session_id) if event.session_id else None
         await self.view.show(session)
         self._type_into_new()
@@ -142,6 +186,12 @@ class Workspace(Vertical):
 
     def on_terminal_view_type_through_changed(self, event: TerminalView.TypeThroughChanged) -> None:
         event.stop()
+        if self.tiled:
+            self._typing_tile = self.tiles.typing
+            self.tiles.refresh_titles()
+            self.refresh_bindings()
+            self.app.refresh_bindings()
+            return
         self.view.set_type_through(event.active)
         selected = self.selected
         self.query_one(SessionsPane).pin(selected.id if event.active and selected is not None else None)
@@ -151,6 +201,12 @@ class Workspace(Vertical):
         self.app.refresh_bindings()
 
     def session_ended(self, session_id: str) -> None:
+        if self.tiled:
+            for tile in self.tiles.tiles:
+                if tile.session.id == session_id and tile.terminal is not None:
+                    tile.terminal.type_through = False
+            self.tiles.refresh_titles()
+            return
         if self.selected is not None and self.selected.id == session_id:
             self.view.terminal.type_through = False
             self.view.refresh_info()
@@ -158,6 +214,8 @@ class Workspace(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _SESSION_ACTIONS and self.type_through:
             return False  # keys belong to the session then
+        if action in _NOT_TILED and self.tiled:
+            return False
         if action == "follow":
             return self._reading() and not isinstance(self.screen.focused, Input)
         if action == "search_step":
@@ -170,8 +228,16 @@ class Workspace(Vertical):
         return self.has_class("-zoomed")
 
     def _body(self) -> TerminalView | LineLog | None:
-        """The view of output the reading keys act on."""
+        """The view of output the reading keys act on: the single view's, or the focused tile's."""
+        if self.tiled:
+            tile = self.tiles.focused_tile
+            return tile.body if tile is not None else None
         return self.view.body
+
+    def _terminal_of(self) -> TerminalView | None:
+        """The terminal widget the session keys act on (None: a pipe session, or nothing on view)."""
+        body = self._body()
+        return body if isinstance(body, TerminalView) else None
 
     def _reading(self) -> bool:
         """The view is scrolled back, searched or selected in, rather than following the output."""
@@ -242,9 +308,10 @@ class Workspace(Vertical):
         session = self._target(need_input=True)
         if session is None:
             return
-        if self.view.log_mode:
+        if self.view.log_mode and not self.tiled:
             await self.view.toggle_log()
-        if not session.pty or not self.view.terminal.enter_type_through():
+        terminal = self._terminal_of()
+        if not session.pty or terminal is None or not terminal.enter_type_through():
             self.notify(f"{session.id} is not a PTY session; type-through needs a terminal.", severity="warning")
 
     def action_send_keys(self) -> None:
@@ -321,10 +388,10 @@ class Workspace(Vertical):
         selected = body.selected_text() if body is not None else None
         if selected:
             text, what = selected, "selection"
-        elif view.log_mode:
+        elif view.log_mode and not self.tiled:
             text, what = view.log_pane.text, "log-page"
-        elif session.pty:
-            text, what = view.terminal.screen_text(), "screen"
+        elif isinstance(body, TerminalView):
+            text, what = body.screen_text(), "screen"
         else:
             text, what = session.output.full_text(), "log"
         self.app.copy_to_clipboard(text)
@@ -340,7 +407,8 @@ class Workspace(Vertical):
     def action_fit(self) -> None:
         """Resize the selected PTY to the pane: the one thing besides type-through that resizes it."""
         session = self._target()
-        if session is not None and not self.view.terminal.fit():
+        terminal = self._terminal_of()
+        if session is not None and (terminal is None or not terminal.fit()):
             self.notify(f"{session.id} has no running terminal to fit.", severity="warning")
 
     async def action_toggle_mute(self) -> None:
@@ -369,3 +437,49 @@ class Workspace(Vertical):
             await self.view.toggle_log()
             if not self.view.log_mode:
                 self.query_one(SessionList).focus()  # back where the arrows move the selection
+
+    # -- several sessions at once ---------------------------------------------------------------
+    def action_mark(self) -> None:
+        """Mark the selected session to be tiled, or unmark it."""
+        session = self._target()
+        if session is None:
+            return
+        if session.id in self.marked:
+            self.marked.remove(session.id)
+            said = f"{session.id} unmarked"
+        else:
+            self.marked.append(session.id)
+            said = f"{session.id} marked"
+        self.query_one(SessionList).show_marks(self.marked)
+        count = len(self.marked)
+        key = binding_key_display(self, "tile") or "v"
+        more = (f"{count} marked; {key} tiles them" + (f" (the first {MAX_TILES})" if count > MAX_TILES else "")
+                if count > 1 else f"{count} marked; mark another to tile" if count else "none marked")
+        self.notify(f"{said}: {more}.", title="Mark", markup=False)
+
+    async def action_tile(self) -> None:
+        """Show up to four marked sessions at once, or go back to the list and the single view."""
+        if self.tiled:
+            await self.tiles.show([])
+            self._typing_tile = None
+            self.set_class(False, "-tiled")
+            listed = self.query_one(SessionList).selected_id
+            await self.view.show(self.host.session(listed) if listed else None)
+            self.query_one(SessionList).focus()
+            self.refresh_bindings()
+            return
+        sessions = [s for m in self.marked if (s := self.host.session(m)) is not None]
+        mark = binding_key_display(self, "mark") or "space"
+        if len(sessions) < 2:
+            why = (f"only {sessions[0].id} is marked, and tiles need two ({binding_key_display(self, 'zoom') or 'z'} "
+                   "zooms one session)" if sessions else "no session is marked")
+            self.notify(f"Nothing to tile: {why}. {mark} marks the selected session; mark two to "
+                        f"{MAX_TILES}.", title="Tile", severity="warning", markup=False)
+            return
+        if len(sessions) > MAX_TILES:
+            self.notify(f"{len(sessions)} sessions are marked: the first {MAX_TILES} marked are tiled.", title="Tile",
+                        markup=False)
+        self.set_class(True, "-tiled")
+        await self.view.show(None)  # only what is on screen draws
+        await self.tiles.show(sessions[:MAX_TILES])
+        self.refresh_bindings()
