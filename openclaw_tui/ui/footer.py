@@ -17,9 +17,9 @@ HELP_ACTION = "toggle_help"
 # Actions whose keys leave the footer first when it is narrow, by action name (the keys are remappable).
 # Fit goes first: a terminal view too small for its PTY names the fit key on its own last row.
 # The view's last row names the follow key while scrolled back, so it goes as early. Tab (between tiles) goes
-# last: only the tiles show it, and nothing else moves the focus there.
+# last: only the tiles show it, and nothing else moves the focus there; export just before it.
 DROP_ORDER = ("fit", "follow", "mark", "tile", "copy", "toggle_mute", "zoom", "remove", "clear", "paste", "submit",
-              "cycle_state", "toggle_log", "search_step", "search", "focus_filter", "focus_tile")
+              "cycle_state", "toggle_log", "search_step", "search", "focus_filter", "export", "focus_tile")
 
 # FooterKey's own padding (``0 1`` around the key, ``0 1 0 0`` after the description) around its text.
 _KEY_PADDING = 3

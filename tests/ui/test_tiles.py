@@ -76,7 +76,9 @@ async def test_space_marks_sessions_in_the_list_and_v_tiles_them_each_live(app: 
         for n, tile in enumerate(tiles(app)):
             assert tile.session.id == ids[n]
             await until(pilot, lambda tile=tile, n=n: f"tile {n} ready" in tile_text(tile), f"tile {n} live")
-            title = drawn(tile)[0]  # the title line: the border's top
+            # the title line (the border's top) marks the wait once the host has seen it
+            await until(pilot, lambda tile=tile: "◆" in drawn(tile)[0], f"tile {n}'s title marked waiting")
+            title = drawn(tile)[0]
             assert ids[n] in title and "printf" in title and "◆" in title and "waiting" in title, title
             region = tile.region
             assert region.right <= size[0] and region.bottom <= size[1]
