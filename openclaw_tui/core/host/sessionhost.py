@@ -279,9 +279,11 @@ class SessionHost:
                       approval=request.to_json())
 
     def attend(self) -> Callable[[], None]:
-        """An operator frontend watches for requests (``operatorAttached``) until the returned function is called."""
+        """An operator frontend watches for requests (``operatorAttached``), and looks at the sessions (their
+        figures are kept fresh: ``details.resources``), until the returned function is called."""
         approvals = self.supervisor.approvals
         approvals.approvers += 1
+        unwatch = self.supervisor.figures.watch()
         gone = False
 
         def leave() -> None:
@@ -289,6 +291,7 @@ class SessionHost:
             if not gone:
                 gone = True
                 approvals.approvers -= 1
+                unwatch()
 
         return leave
 

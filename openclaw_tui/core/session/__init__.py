@@ -141,6 +141,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         Notified as Notified,
         OutputCoalescer as OutputCoalescer,
         Payload as Payload,
+        Resources as Resources,
         SessionState as SessionState,
         Snapshot as Snapshot,
     )
@@ -156,7 +157,12 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .inputlog import INPUT_HISTORY as INPUT_HISTORY, InputLog as InputLog
     from .names import derive_name as derive_name
     from .rawring import DEFAULT_CAPACITY as DEFAULT_CAPACITY, RawRing as RawRing, SizeMark as SizeMark
-    from .redact import looks_secret as looks_secret, masked as masked, url_credentials as url_credentials
+    from .redact import (
+        MASK as MASK,
+        looks_secret as looks_secret,
+        masked as masked,
+        url_credentials as url_credentials,
+    )
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
     from .status import Status as Status
