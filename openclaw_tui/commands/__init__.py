@@ -70,12 +70,12 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
     from .logs import run_logs as run_logs
     from .muting import run_mute as run_mute, run_notify_test as run_notify_test
     from .nodelist import run_attach_node as run_attach_node, run_nodes as run_nodes
+    from .sandboxreport import run_sandbox as run_sandbox
     from .sessionacts import (
         run_kill as run_kill,
         run_paste as run_paste,
         run_screen as run_screen,
         run_send as run_send,
     )
-    from .sandboxreport import run_sandbox as run_sandbox
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

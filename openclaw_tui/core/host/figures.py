@@ -57,6 +57,11 @@ class FigureWatch:
     def watched(self) -> bool:
         return self._watchers > 0
 
+    @property
+    def refreshing(self) -> bool:
+        """Whether the refresh every 2 s runs (it ends at its next turn once nobody watches)."""
+        return self._task is not None and not self._task.done()
+
     async def _keep(self) -> None:
         while self._watchers > 0:
             read = await self.fresh(list(self._sessions()))

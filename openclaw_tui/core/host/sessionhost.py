@@ -279,11 +279,9 @@ class SessionHost:
                       approval=request.to_json())
 
     def attend(self) -> Callable[[], None]:
-        """An operator frontend watches for requests (``operatorAttached``), and looks at the sessions (their
-        figures are kept fresh: ``details.resources``), until the returned function is called."""
+        """An operator frontend watches for requests (``operatorAttached``) until the returned function is called."""
         approvals = self.supervisor.approvals
         approvals.approvers += 1
-        unwatch = self.supervisor.figures.watch()
         gone = False
 
         def leave() -> None:
@@ -291,9 +289,13 @@ class SessionHost:
             if not gone:
                 gone = True
                 approvals.approvers -= 1
-                unwatch()
 
         return leave
+
+    def watch_figures(self) -> Callable[[], None]:
+        """A frontend shows the sessions' figures: every running session's ``details.resources`` is read
+        every 2 s (off the loop) and published (``session-resources``) until the returned function is called."""
+        return self.supervisor.figures.watch()
 
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:

@@ -291,6 +291,7 @@ class Session:
             "cleanup": self.exit.cleanup,
             "leftoverPids": self.exit.leftover,
             "containment": self.containment,
+            "cgroup": self.run.enclosure.cgroup if self.run is not None else None,
             "truncated": out.truncated,
             "droppedChars": out.gap(),
             "stdinWritable": self.stdin_writable,
