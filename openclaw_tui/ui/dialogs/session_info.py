@@ -22,6 +22,7 @@ from ..sessions.rows import size_label
 from .base import Dialog
 
 REDRAW_S = 2.0
+COMMAND_MAX = 64  # a process's command line in the tree, cut in the middle (a sandbox's launcher runs long)
 
 
 def info_text(d: Mapping[str, Any], now_s: float | None = None) -> Text:
@@ -56,7 +57,7 @@ def info_text(d: Mapping[str, Any], now_s: float | None = None) -> Text:
         text.append(f"  {'pid':>7}  {'cpu':>5}  {'rss':>5}  st  command\n", style="dim")
         for depth, row in _tree(figures.get("tree") or []):
             text.append(f"  {row['pid']:>7}  {row['cpuPercent']:>4.0f}%  {size_label(int(row['rssBytes'])):>5}  "
-                        f"{row['state'][:1]:<2}  {'  ' * depth}{row['command']}\n")
+                        f"{row['state'][:1]:<2}  {'  ' * depth}{_cut(row['command'], COMMAND_MAX - 2 * depth)}\n")
         ports = figures.get("listening") or []
         text.append("\nports", style="bold")
         text.append("  none\n" if not ports else "\n", style="dim" if not ports else "")
@@ -83,6 +84,11 @@ def _tree(rows: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
         out.append((depth, row))
         stack += [(depth + 1, child) for child in reversed(children.get(row["pid"], []))]
     return out
+
+
+def _cut(command: str, width: int) -> str:
+    width = max(16, width)
+    return command if len(command) <= width else command[: width // 2 - 1] + "…" + command[-(width - width // 2):]
 
 
 def _left(stamp: str | None, now_s: float, none: str) -> str:

@@ -40,11 +40,13 @@ PROMPT_MAX = 60  # what a waiting session asks, before it is cut
 GAP = 2
 FIGURES_NAME = 16  # the name column's width to start from when the cpu and mem columns are shown
 
-# How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The figures go first (the
-# info view has them), the exit code last; the prompt (only there while a session waits at one) gives way
-# before the name and the agent do.
+# How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last; the
+# prompt (only there while a session waits at one) gives way before the name and the agent do. The figures
+# go before anything else but "runs in" and "io" (which the session view's title line shows too) and the
+# prompt's first cut; the info view has them whole.
 STEPS: tuple[tuple[str, ...], ...] = (
-    ("drop", "mem"), ("drop", "cpu"), ("drop", "where"), ("drop", "io"), ("shrink", "prompt", "20"), ("drop", "node"), ("gap", "1"),
+    ("drop", "where"), ("drop", "io"), ("shrink", "prompt", "20"), ("drop", "mem"), ("drop", "cpu"),
+    ("drop", "node"), ("gap", "1"),
     ("shrink", "agent", "6"), ("shrink", "name", "12"), ("shrink", "prompt", "12"), ("shrink", "name", "8"),
     ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"), ("drop", "prompt"),
     ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
