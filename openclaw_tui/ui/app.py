@@ -66,7 +66,7 @@ class DashboardApp(App[int]):
         Binding("n", "new_command", "New", id="new-command"),
         Binding("a", "approvals", "Approvals", id="approvals"),
         Binding("i", "info", "Info", id="info"),
-        Binding("R", "rerun", "Re-run", id="rerun"),
+        Binding("R", "rerun", "Re-run", id="rerun", show=False),  # the help has it: no room left in the footer
         Binding("q", "quit", "Quit", id="quit"),
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys

@@ -24,8 +24,9 @@ class SessionsPane(Vertical):
         Binding("slash", "focus_filter", "Filter", id="filter"),
         Binding("f", "cycle_state", "State", id="state-filter"),
         Binding("o", "cycle_node", "Node", id="node-filter"),
-        Binding("at", "cycle_agent", "Agent", id="agent-filter"),
-        Binding("S", "cycle_order", "Sort", id="sort"),
+        # in the help, not the footer: the footer has no room left for them beside the session's keys
+        Binding("at", "cycle_agent", "Agent", id="agent-filter", show=False),
+        Binding("S", "cycle_order", "Sort", id="sort", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -113,7 +113,8 @@ class RowFilter:
 
 def figures_of(session: SessionView) -> dict[str, object] | None:
     """Its last figures while it runs (a finished session holds nothing)."""
-    return session.resources if session.running and session.status == Status.RUNNING else None
+    figures = getattr(session, "resources", None)  # (a frontend's stand-in may have none)
+    return figures if figures and session.running and session.status == Status.RUNNING else None
 
 
 def cpu_of(session: SessionView) -> float:
