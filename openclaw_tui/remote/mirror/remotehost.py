@@ -88,10 +88,6 @@ class RemoteSession:
         self.resources: dict[str, Any] | None = d.get("resources")
         self.rerun_of: str | None = d.get("rerunOf")
 
-    def take_resources(self, figures: dict[str, Any]) -> None:
-        """A refresh's figures (a ``session-resources`` event), without the rest of the details changing."""
-        self._details["resources"] = self.resources = figures
-
     # -- state ----------------------------------------------------------------------------------
     @property
     def running(self) -> bool:
@@ -360,25 +356,21 @@ class RemoteHost:
         return lambda: None
 
     def watch_figures(self) -> Callable[[], None]:
-        """Ask the host to read the sessions' figures while this frontend shows them (asked again on each
-        new connection)."""
+        """Ask the host to read the sessions' figures while this frontend shows them (again on each new link)."""
         self._figures_wanted += 1
-        if self._figures_wanted == 1:
-            self._say_figures(True)
-        gone = False
+        self._say_figures(self._figures_wanted == 1)
+        gone: list[bool] = []
 
         def leave() -> None:
-            nonlocal gone
-            if not gone:
-                gone = True
+            if not gone:  # once, however often it is called
+                gone.append(True)
                 self._figures_wanted -= 1
-                if not self._figures_wanted:
-                    self._say_figures(False)
+                self._say_figures(not self._figures_wanted, on=False)
 
         return leave
 
-    def _say_figures(self, on: bool) -> None:
-        if self.link.client is not None and not self.closed:
+    def _say_figures(self, needed: bool, on: bool = True) -> None:
+        if needed and self.link.client is not None and not self.closed:
             task = asyncio.ensure_future(self.quiet_request("figures.watch", {"on": on}))
             self._asks.add(task)
             task.add_done_callback(self._asks.discard)
@@ -466,8 +458,8 @@ class RemoteHost:
         if isinstance(payload, Resources):
             for key, figures in payload.figures.items():
                 found = self._sessions.get(key)
-                if found is not None:
-                    found.take_resources(figures)
+                if found is not None:  # the figures alone change: the rest of its details stay as they are
+                    found._details["resources"] = found.resources = figures
         if isinstance(payload, ApprovalState):  # a request, not a session's details
             if event.kind == EventKind.APPROVAL_REQUESTED and "approvalId" in payload.request:
                 self._approvals[payload.request["approvalId"]] = payload.request
