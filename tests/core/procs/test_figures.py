@@ -66,7 +66,7 @@ async def test_the_figures_sum_every_process_of_the_session(containment: str) ->
         out = await wait_for(lambda: "port " in host.session(sid).output.full_text(), 30, "the listener's port")
         assert out
         port = int(host.session(sid).output.full_text().split("port ")[1].split()[0])
-        r = await figures(host, sid, lambda f: f["cpuPercent"] >= 40 and f["rssBytes"] >= 200 * MB
+        r = await figures(host, sid, lambda f: f["cpuPercent"] >= 20 and f["rssBytes"] >= 200 * MB
                           and any(p["port"] == port for p in f["listening"]), "a busy loop, 200 MB and the port")
         assert r["processes"] >= 6, r  # the shell, the loop, the allocation, two shells and a sleep, the listener
         listener = next(p for p in r["listening"] if p["port"] == port)
@@ -76,7 +76,7 @@ async def test_the_figures_sum_every_process_of_the_session(containment: str) ->
         sleeper = next(row for row in r["tree"] if row["command"].startswith("sleep 300"))
         assert depth_of(r["tree"], sleeper["pid"]) >= 3, r["tree"]  # the session's shell, sh, sh, then sleep
         busy = max(r["tree"], key=lambda row: row["cpuPercent"])
-        assert "while True" in busy["command"] and busy["cpuPercent"] >= 40
+        assert "while True" in busy["command"] and busy["cpuPercent"] >= 10
         assert r["source"] == ("cgroup-cpu" if containment == "cgroup" else "processes") or r["source"] == "cgroup"
         listed = await host.call({"tool": "process", "action": "list"}, agent="a")
         assert listed["details"]["sessions"][0]["resources"]["processes"] >= 6  # the agent reads them too
