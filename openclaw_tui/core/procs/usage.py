@@ -10,11 +10,13 @@ import os
 import time
 from dataclasses import dataclass, field
 
-import psutil
-
 TREE_MAX = 64  # processes listed per session; the count and sums still cover all of them
 _LISTEN_TCP = "0A"  # /proc/net/tcp state of a listening socket
 _UNCONNECTED_UDP = "07"  # a UDP socket bound, with no peer: it takes datagrams from anyone
+_TICKS = os.sysconf("SC_CLK_TCK")
+_PAGE = os.sysconf("SC_PAGE_SIZE")
+_STATES = {b"R": "running", b"S": "sleeping", b"D": "disk-sleep", b"T": "stopped", b"t": "tracing-stop",
+           b"I": "idle"}
 _NET_FILES = (("tcp", "tcp", 4), ("tcp6", "tcp", 6), ("udp", "udp", 4), ("udp6", "udp", 6))
 
 
@@ -103,27 +105,32 @@ def _with_cpu(row: ProcRow, cpu: float) -> ProcRow:
 
 
 def _processes(pids: list[int]) -> tuple[list[ProcRow], dict[int, tuple[float, float]], int, dict[int, set[int]]]:
-    """Each live process's row, CPU seconds (with its start as identity), the RSS sum, and its socket inodes."""
+    """Each live process's row, CPU seconds (with its start as identity), the RSS sum, and its socket inodes.
+
+    Read from ``stat`` and ``cmdline`` directly: two small reads a process, where psutil's own took about
+    five times as long (it mattered for an idle host refreshing every 2 s).
+    """
     rows: list[ProcRow] = []
     seconds: dict[int, tuple[float, float]] = {}
     sockets: dict[int, set[int]] = {}
     rss = 0
     for pid in sorted(set(pids)):
         try:
-            proc = psutil.Process(pid)
-            with proc.oneshot():
-                state = proc.status()
-                if state in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
-                    continue
-                times = proc.cpu_times()
-                memory = proc.memory_info().rss
-                command = " ".join(proc.cmdline()) or proc.name()
-                row = ProcRow(pid, proc.ppid(), command, 0.0, memory, state)
-                created = proc.create_time()
-        except (psutil.Error, OSError):
-            continue  # gone meanwhile, or not ours to read
-        rows.append(row)
-        seconds[pid] = (times.user + times.system + times.children_user + times.children_system, created)
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                stat = fh.read()
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = fh.read()
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) < 22 or fields[0] in (b"Z", b"X"):
+            continue
+        comm = stat[stat.find(b"(") + 1: stat.rfind(b")")]
+        command = (argv.rstrip(b"\0").replace(b"\0", b" ") or comm).decode(errors="replace")
+        memory = int(fields[21]) * _PAGE
+        rows.append(ProcRow(pid, int(fields[1]), command, 0.0, memory, _STATES.get(fields[0], fields[0].decode())))
+        ticks = sum(int(f) for f in fields[11:15])  # utime, stime, and those of its reaped children
+        seconds[pid] = (ticks / _TICKS, float(fields[19]))
         rss += memory
         sockets[pid] = _socket_inodes(pid)
     return rows, seconds, rss, sockets
