@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .record import SessionRecord
 
 FORMAT = 1  # of Session.to_json
+LAST_DATE_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z, the last time a date can name
 
 Replier = Callable[[int, bytes], bytes]
 """The reply to a terminal query that ends at a raw-ring offset (see :mod:`openclaw_tui.core.vt.queries`)."""
@@ -255,7 +256,8 @@ class Session:
     def timeout_at_ms(self) -> int | None:
         """When it is killed for running too long (None: no timeout, or it is not running)."""
         deadline = self.run.deadline if self.run is not None and self.running else None
-        return None if deadline is None else now_ms() + round((deadline - time.monotonic()) * 1000)
+        at = None if deadline is None else now_ms() + (deadline - time.monotonic()) * 1000
+        return None if at is None or at > LAST_DATE_MS else round(at)  # past year 9999: as good as none
 
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session (``failureKind`` only for
