@@ -31,7 +31,12 @@ P18 (tiles, issue 22): four PTY sessions tiled at 200x60 (a 2x2 grid), three of 
 through into the fourth as in P3 (target p95 <= 50 ms), and the paints per second of each flooding tile meanwhile
 (target >= 30 each), every tile on the app's one frame clock.
 
-Run: ``python bench/dashboard.py [--only p2,p3,p8,p9,sb,tiles] [--lines 14000000] [--keys 200] [--floods 10]
+P19 (issue 23): P8 with the sessions' figures shown and not, in one run, counting the dashboard and the host
+it started (the host reads the figures); target: on minus off <= 0.3 % of a core. Then a refresh of 200
+sessions' figures (real ``sleep`` sessions on the host, under cgroups and under a subreaper): the event loop's
+share (target <= 50 ms), the worker thread's wall time and the loop's longest stall meanwhile.
+
+Run: ``python bench/dashboard.py [--only p2,p3,p8,p9,sb,tiles,p19] [--lines 14000000] [--keys 200] [--floods 10]
 [--idle-s 30] [--sessions 1000]``.
 """
 
@@ -232,8 +237,27 @@ async def tiles(keys: int) -> None:
 
 
 # -- P8: idle CPU ------------------------------------------------------------------------------------
-def dashboard_cpu(seconds: float, demo: bool) -> float:
+def dashboard_cpu(seconds: float, demo: bool, figures: bool = True) -> float:
     """CPU share of the real dashboard in a tmux pane of its own, once settled, over ``seconds``."""
+    return dashboard_and_host_cpu(seconds, demo, figures)[0]
+
+
+def host_process(socket: Path) -> Any:
+    """The ``openclaw-tui serve`` the dashboard started on ``socket`` (None until it runs)."""
+    import psutil
+
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if "serve" in (proc.info["cmdline"] or []) and proc.environ().get("OPENCLAW_TUI_SOCKET") == str(socket):
+                return proc
+        except psutil.Error:
+            continue
+    return None
+
+
+def dashboard_and_host_cpu(seconds: float, demo: bool, figures: bool = True) -> tuple[float, float]:
+    """CPU shares of the real dashboard in a tmux pane of its own and of the host it started, once settled,
+    over the same ``seconds``; ``figures``: the dashboard shows the sessions' CPU and memory."""
     import psutil
 
     server = f"bench-p8-{uuid.uuid4().hex[:8]}"
@@ -244,7 +268,9 @@ def dashboard_cpu(seconds: float, demo: bool) -> float:
            "TERM": "xterm-256color"}
     env.pop("TMUX", None)
     script = shutil.which("openclaw-tui") or f"{sys.executable} -m openclaw_tui.cli"
-    command = f"exec {script} --config /dev/null" + (" --demo" if demo else "")
+    config = folder / "config.toml"
+    config.write_text("" if figures else "[dashboard]\nfigures = false\n")
+    command = f"exec {script} --config {config}" + (" --demo" if demo else "")
     tmux = ["tmux", "-L", server, "-f", "/dev/null"]
     subprocess.run([*tmux, "new-session", "-d", "-s", "p8", "-x", "120", "-y", "40", command], env=env, check=True)
     try:
@@ -258,11 +284,13 @@ def dashboard_cpu(seconds: float, demo: bool) -> float:
                 raise TimeoutError("the dashboard did not settle")
             time.sleep(0.2)
         time.sleep(2)
-        proc = psutil.Process(pid)
-        before, began = proc.cpu_times(), time.monotonic()
+        proc, host = psutil.Process(pid), host_process(folder / "sock" / "host.sock")
+        procs = [proc] + ([host] if host is not None else [])
+        before, began = [p.cpu_times() for p in procs], time.monotonic()
         time.sleep(seconds)
-        after, wall = proc.cpu_times(), time.monotonic() - began
-        return (after.user - before.user + after.system - before.system) / wall
+        after, wall = [p.cpu_times() for p in procs], time.monotonic() - began
+        shares = [(a.user - b.user + a.system - b.system) / wall for a, b in zip(after, before)]
+        return shares[0], shares[1] if host is not None else float("nan")
     finally:
         subprocess.run([*tmux, "kill-server"], check=False)  # the dashboard detaches; the host it started goes on
         end_host(folder / "sock" / "host.sock")
@@ -297,6 +325,55 @@ def p8(seconds: float) -> None:
     print(f"P8   empty dashboard            {empty * 100:5.2f}%")
     print(f"P8   the demo's host, no UI     {alone * 100:5.2f}%   (another process than the dashboard's)")
     print(f"P8 dashboard with the demo:     {demo * 100:5.2f}%   (target <= 1%)")
+
+
+# -- P19: the figures ------------------------------------------------------------------------------
+def p19_idle(seconds: float) -> None:
+    """P8 with the figures shown and without, in one run: the dashboard's CPU and its host's."""
+    off = dashboard_and_host_cpu(seconds, demo=True, figures=False)
+    on = dashboard_and_host_cpu(seconds, demo=True, figures=True)
+    print(f"P19 idle CPU with the demo over {seconds:.0f} s, 120x40 in tmux (% of a core): dashboard + host")
+    print(f"P19   figures off   {off[0] * 100:5.2f}% + {off[1] * 100:5.2f}% = {sum(off) * 100:5.2f}%")
+    print(f"P19   figures on    {on[0] * 100:5.2f}% + {on[1] * 100:5.2f}% = {sum(on) * 100:5.2f}%")
+    print(f"P19 difference: {(sum(on) - sum(off)) * 100:+.2f}% of a core (target <= +0.3%)")
+
+
+async def p19_refresh(count: int, containment: str, rounds: int = 10) -> None:
+    """A refresh of ``count`` sessions' figures: the event loop's share (handing the sessions over, taking
+    their figures back), the reading in its worker thread, and the loop's longest stall meanwhile."""
+    from dataclasses import replace as changed
+
+    from openclaw_tui.core.config.settings import ExecSettings, Settings
+
+    settings = Settings(exec=changed(ExecSettings(), placement="gateway"), containment=containment)
+    async with ToolHost(settings=settings) as host:
+        for _ in range(count):
+            await host.call({"tool": "exec", "command": "sleep 600", "background": True})
+        sessions = host.sessions()
+        watch, loop_ms, wall_ms, stalls = host.supervisor.figures, [], [], []
+        for _ in range(rounds):
+            stall, ticking = 0.0, True
+
+            async def tick() -> None:
+                nonlocal stall
+                while ticking:
+                    began = time.monotonic()
+                    await asyncio.sleep(0.001)
+                    stall = max(stall, time.monotonic() - began - 0.001)
+
+            ticker = asyncio.ensure_future(tick())
+            await asyncio.sleep(2.05)  # each refresh reads what is at least 2 s old
+            began = time.monotonic()
+            read = await watch.fresh(sessions)
+            wall_ms.append((time.monotonic() - began) * 1000)
+            ticking = False
+            await ticker
+            assert len(read) == count
+            loop_ms.append(watch.loop_s * 1000)
+            stalls.append(stall * 1000)
+        print(f"P19 refresh of {count} sessions ({host.supervisor.containment.kind}), {rounds} rounds, median: "
+              f"loop {statistics.median(loop_ms):.2f} ms (target <= 50), worker thread wall "
+              f"{statistics.median(wall_ms):.1f} ms, longest loop stall meanwhile {statistics.median(stalls):.1f} ms")
 
 
 # -- P9: 1000 sessions ------------------------------------------------------------------------------
@@ -458,6 +535,10 @@ async def main(args: argparse.Namespace) -> None:
             await host.close()
     if "p8" in only:
         p8(args.idle_s)
+    if "p19" in only:
+        p19_idle(args.idle_s)
+        for containment in ("auto", "subreaper"):  # the cgroup's files, or one scan of /proc for all
+            await p19_refresh(args.figure_sessions, containment)
     if "p9" in only:  # a fresh interpreter: no earlier run's heap in its memory figures
         out = subprocess.run([sys.executable, __file__, "--only", "p9-run", "--sessions", str(args.sessions)],
                              capture_output=True, text=True, check=True).stdout
@@ -474,10 +555,11 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="p2,p3,p8,p9,sb,tiles", help="comma-separated: p2, p3, p8, p9, sb, tiles")
+    parser.add_argument("--only", default="p2,p3,p8,p9,sb,tiles,p19", help="comma-separated: p2, p3, p8, p9, sb, tiles, p19")
     parser.add_argument("--lines", type=int, default=14_000_000, help="lines of the P2 flood (14M ~ 107 MB)")
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--floods", type=int, default=10)
     parser.add_argument("--idle-s", type=float, default=30.0, help="P8's measuring window")
     parser.add_argument("--sessions", type=int, default=1000, help="P9's list")
+    parser.add_argument("--figure-sessions", type=int, default=200, help="P19's refresh")
     asyncio.run(main(parser.parse_args()))

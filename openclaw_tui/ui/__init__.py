@@ -113,7 +113,8 @@ __all__ = ["DashboardApp", "load_keymap", "make_app", "open_host", "run_dashboar
 
 
 def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False,
-             keymap: dict[str, str] | None = None, socket: Path | str | None = None) -> DashboardApp:
+             keymap: dict[str, str] | None = None, socket: Path | str | None = None,
+             options: dict[str, Any] | None = None) -> DashboardApp:
     """The dashboard on ``host``; the caller keeps the host's lifetime (the app never closes it).
 
     Args:
@@ -123,11 +124,12 @@ def make_app(host: HostView, demo: bool = False, *, handle_signals: bool = False
         handle_signals: SIGTERM/SIGHUP detach and end the app (for the real program).
         keymap: binding id -> key(s), as read by :func:`~.keymap.load_keymap`.
         socket: where the host serves (named in the header; a mirror names it itself once connected).
+        options: ``figures`` and ``cpu_warn``, as read by :func:`~.keymap.load_options`.
     """
     from .app import DashboardApp
 
     return DashboardApp(host, demo=demo, handle_signals=handle_signals, keymap=keymap,
-                        attached_to=str(socket) if socket else None)
+                        attached_to=str(socket) if socket else None, **(options or {}))
 
 
 def __getattr__(name: str) -> Any:
@@ -168,10 +170,11 @@ def run_dashboard(config_path: str | None = None, demo: bool = False, start: boo
                 return 2
         from openclaw_tui.remote.nodes import open_fleet
 
-        from .keymap import load_keymap
+        from .keymap import load_keymap, load_options
 
         shown = open_fleet(config_path, host)  # with nodes configured: theirs beside this machine's
-        app = make_app(shown, demo=demo, handle_signals=True, keymap=load_keymap(config_path))
+        app = make_app(shown, demo=demo, handle_signals=True, keymap=load_keymap(config_path),
+                       options=load_options(config_path))
         try:
             await app.run_async()
         finally:

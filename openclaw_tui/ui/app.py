@@ -24,24 +24,28 @@ from textual.widgets import Static
 
 from openclaw_tui.core.approvals import terminal_name
 from openclaw_tui.core.session import Status
+from openclaw_tui.core.tools import split_id
 from openclaw_tui.remote.mirror import HostView, SessionView
 
 from .announce import Announcer
 from .bell import ring
 from .demo import start_demo, write_scripts
-from .dialogs import ApprovalQueue, NewCommandDialog, QuitDialog
+from .dialogs import ApprovalQueue, NewCommandDialog, QuitDialog, SessionInfo
 from .eventbridge import HostBridge
 from .footer import DashboardFooter
 from .header import SummaryHeader
 from .help import HelpDialog, app_bindings, keys_of
 from .messages import HostAttention, HostGone, HostLinkChanged, SessionExited, SessionOutput, SessionsChanged
 from .notices import Notice, NoticeLine
-from .sessions.rows import counts
+from .sessions.filters import FilterBar
+from .sessions.list import SessionList
+from .sessions.rows import ALL_AGENTS, CpuWarning, agent_label, counts
 from .sessions.workspace import Workspace
 
 TICK_S = 2.0  # runtimes move on this often; events (a new session, an exit, waiting) show at once
 EXIT_WATCHDOG_S = 2.0  # after SIGTERM, once everything is released: restoring the terminal must not hang the exit
 QUIT_IDS_LISTED = 12
+CPU_WARN = 90.0  # % of a core: a session above it for 10 s shows its CPU in red (``[dashboard] cpuWarn``)
 
 
 class DashboardApp(App[int]):
@@ -61,14 +65,21 @@ class DashboardApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_command", "New", id="new-command"),
         Binding("a", "approvals", "Approvals", id="approvals"),
+        Binding("i", "info", "Info", id="info"),
+        Binding("R", "rerun", "Re-run", id="rerun", show=False),  # the help has it: no room left in the footer
         Binding("q", "quit", "Quit", id="quit"),
         Binding("ctrl+q", "quit", "Quit", id="quit-ctrl", show=False),
         Binding("question_mark", "toggle_help", "Help", id="help"),  # the footer shows it when it drops keys
     ]
 
     def __init__(self, host: HostView, demo: bool = False, handle_signals: bool = False,
-                 keymap: dict[str, str] | None = None, attached_to: str | None = None) -> None:
+                 keymap: dict[str, str] | None = None, attached_to: str | None = None, figures: bool = True,
+                 cpu_warn: float = CPU_WARN) -> None:
         super().__init__()
+        self.figures = figures
+        """Show the sessions' CPU and memory (the host reads them only while a dashboard shows them)."""
+        self.cpu_warn = cpu_warn
+        self._unwatch: Any = None
         self.attached_to = attached_to
         self.user_keymap = keymap or {}
         self.host = host
@@ -129,6 +140,10 @@ class DashboardApp(App[int]):
         self.announcer.approvals_key = keys_of(self, app_bindings(self, "approvals"), "approvals")
         self.host.start()  # a mirror not yet connected connects now; one started already goes on as it was
         self._leave = self.host.attend()
+        if self.figures:
+            self._unwatch = self.host.watch_figures()
+            listed = self._workspace.query_one(SessionList)
+            listed.figures, listed.cpu_warning = True, CpuWarning(self.cpu_warn)
         self.bridge = HostBridge(self.host, self)
         self._header.show_link(self.bridge.link, self.bridge.where)  # before the first frame: no flash of "live"
         self.set_interval(TICK_S, self._sync)
@@ -170,6 +185,8 @@ class DashboardApp(App[int]):
             self.bridge.close()
         if self._leave is not None:
             self._leave()
+        if self._unwatch is not None:
+            self._unwatch()
 
     # -- notices --------------------------------------------------------------------------------
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -252,7 +269,9 @@ class DashboardApp(App[int]):
         if not self.shown:
             return
         sessions = self.sessions()
-        self.header.show_counts(counts(sessions))
+        agent = self.workspace.query_one(FilterBar).row_filter.agent
+        self.header.show_agent(None if agent == ALL_AGENTS else agent)
+        self.header.show_counts(counts(s for s in sessions if agent in (ALL_AGENTS, agent_label(s))))
         self.header.show_nodes(self.host.node_states)
         journal = self.host.journal_status
         problem = None if journal.get("saving") else journal.get("problem")
@@ -270,7 +289,7 @@ class DashboardApp(App[int]):
 
     # -- actions --------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("new_command", "quit", "toggle_help", "approvals"):
+        if action in ("new_command", "quit", "toggle_help", "approvals", "info", "rerun"):
             found = self.query(Workspace)
             return not (found and found.first().type_through)  # keys belong to the session then
         return True
@@ -284,6 +303,26 @@ class DashboardApp(App[int]):
         """The queue of exec approval requests, every node's too (:mod:`.dialogs.approval_queue`)."""
         if not any(isinstance(s, ApprovalQueue) for s in self.screen_stack):
             self.push_screen(ApprovalQueue(self.host, self.decided_from))
+
+    def action_info(self) -> None:
+        """The selected session's details: processes, ports, container, environment, clocks."""
+        session = self.workspace.selected
+        if session is not None and not isinstance(self.screen, SessionInfo):
+            self.push_screen(SessionInfo(session))
+
+    def action_rerun(self) -> None:
+        """The new-command dialog filled with the selected session's call; Enter starts it anew, for the
+        operator, with ``rerunOf`` naming the old one (which stays listed, to compare)."""
+        session = self.workspace.selected
+        if session is None:
+            return
+        d = session.details()
+        previous: dict[str, Any] = {"command": d["command"], "workdir": d.get("cwd") or None, "pty": d["pty"],
+                                    "background": True, "env": dict(d.get("env") or {}), "shownId": session.id,
+                                    "rerunOf": split_id(session.id)[1] if session.node else session.id}
+        if session.node:
+            previous.update(host="node", node=session.node)
+        self.action_new_command(previous)
 
     def action_new_command(self, previous: dict[str, Any] | None = None, error: str = "") -> None:
         async def run(params: dict[str, Any] | None) -> None:
@@ -300,7 +339,8 @@ class DashboardApp(App[int]):
         in the background. Unchecking "background" means: take me to it, and type into it (PTY).
         """
         foreground = not params.get("background", True)
-        res = await self.host.call({"tool": "exec", **params, "background": True}, agent=None)
+        call = {k: v for k, v in params.items() if k != "shownId"}  # the dialog's, not exec's
+        res = await self.host.call({"tool": "exec", **call, "background": True}, agent=None)
         sid = res["details"].get("sessionId")
         if res["details"]["status"] == Status.FAILED and res["details"].get("pid") is None:
             self.action_new_command(params, res["text"])  # refused before it ran: correct it, don't retype

@@ -38,6 +38,12 @@ class SummaryHeader(Widget):
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
         self.unreachable: list[str] = []  # the nodes that do not answer now
         self.approvals = 0  # requests waiting for the operator's approval
+        self.agent: str | None = None  # the agent filter: the counts are this agent's
+
+    def show_agent(self, agent: str | None) -> None:
+        if agent != self.agent:
+            self.agent = agent
+            self.refresh()
 
     def show_approvals(self, count: int) -> None:
         if count != self.approvals:
@@ -104,6 +110,8 @@ class SummaryHeader(Widget):
             text.append(" ", style=BLANK)
             text.append((" not saved to disk ", " not saved ", " unsaved ")[counts_form], style="bold white on red")
         text.append("  ", style=BLANK)
+        if self.agent is not None:
+            text.append(f"{self.agent}: ", style="bold")
         text.append(f"{c['running']} {words[0]} · ")
         waiting = c["waiting"]
         text.append(f"◆ {waiting} {words[1]}", style=WAITING if waiting else MUTED)

@@ -18,6 +18,7 @@ from .dialogs.approval_queue import ApprovalQueue
 from .dialogs.base import Dialog
 from .dialogs.paste import PasteDialog
 from .dialogs.pattern_editor import PatternEditor
+from .dialogs.session_info import SessionInfo
 from .reading.searchbar import SearchBar
 from .sessions.filters import FilterBar
 from .sessions.list import SessionList
@@ -37,6 +38,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "remove", "remove a session (kills it first, after confirmation)"),
         (Workspace, "mute", "mute or unmute the selected session's notifications"),
         (Workspace, "export", "save the selected session's recording (asciicast; pipes: timed text)"),
+        (DOMNode, "rerun", "re-run the selected session: the new-command dialog filled with its call"),
     ]),
     ("Input to the selected session", [
         (Workspace, "type-through", "type-through: every key goes to the session (PTY)"),
@@ -58,6 +60,9 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (Workspace, "scroll-down", "scroll the view forward; past the newest line it follows again"),
         (Workspace, "follow", "scrolled back, searched or selected: back to the live output"),
         (Workspace, "zoom", "zoom: the session's view over the whole screen, or back"),
+        (DOMNode, "info", "the selected session's processes, ports, container, environment and clocks"),
+        (SessionInfo, "info-close", "close the info dialog"),
+        (SessionsPane, "sort", "cycle the order: newest, waiting first, CPU, memory, runtime"),
     ]),
     ("Finding", [
         (Workspace, "search", "search the output, screen and history, as you type (smart case)"),
@@ -69,6 +74,7 @@ GROUPS: list[tuple[str, list[Entry]]] = [
         (FilterBar, "filter-clear", "in the filter: clear it"),
         (SessionsPane, "state-filter", "cycle the state: all, running, waiting, finished, failed"),
         (SessionsPane, "node-filter", "with nodes: cycle the node: all, local, then each node"),
+        (SessionsPane, "agent-filter", "cycle the agent: all, then each agent listed (the header counts its)"),
     ]),
     ("Dashboard", [
         (DOMNode, "help", "this help"),

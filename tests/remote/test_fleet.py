@@ -134,3 +134,19 @@ async def test_an_unknown_node_prefix_is_the_local_hosts_to_answer(fleet: FleetH
     res = await fleet.call({"tool": "process", "action": "poll", "sessionId": "nowhere/brisk-atlas"})
     assert res["details"]["status"] == "failed" and "nowhere/brisk-atlas" in res["text"], res
     assert fleet.session("nowhere/brisk-atlas") is None
+
+
+async def test_a_dashboard_showing_figures_gets_a_node_sessions_figures_through_the_link(fleet: FleetHost) -> None:
+    sid = await start_background(fleet.call, "python3 -c 'while True: pass'", host="node", node="a")
+    here = await start_background(fleet.call, "sleep 300")
+    await wait_for(lambda: fleet.session(sid) and fleet.session(here), DEADLINE_S, "both sessions mirrored")
+    heard: list[Event] = []
+    fleet.subscribe(heard.append)
+    unwatch = fleet.watch_figures()
+    try:
+        await wait_for(lambda: (fleet.session(sid).resources or {}).get("cpuPercent", 0) >= 30, 60,
+                       "the node's figures of its busy session, on the mirror")
+        await wait_for(lambda: fleet.session(here).resources, DEADLINE_S, "this host's figures beside them")
+        assert any(e.kind == EventKind.RESOURCES and sid in e.payload.figures for e in heard)  # as NODE/ID
+    finally:
+        unwatch()

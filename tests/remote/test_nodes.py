@@ -289,3 +289,14 @@ async def test_a_call_for_a_node_that_cannot_be_meant_fails_and_names_the_nodes(
         assert "a, b" in res["text"] or "'a'" in res["text"], res
         assert all(link.ssh is None for link in host.supervisor.nodes.links.values())  # type: ignore[union-attr]
 
+
+
+async def test_a_node_sessions_figures_are_its_nodes_in_poll_and_list(host: ToolHost) -> None:
+    sid = await start_background(host.call, "python3 -c 'while True: pass'", host="node", node="a", agent="alice")
+    res = await until(lambda: run(host, {"tool": "process", "action": "poll", "sessionId": sid}),
+                      lambda r: (r["details"].get("resources") or {}).get("cpuPercent", 0) >= 30,
+                      "the node's figures in a poll", 60)
+    assert res["details"]["resources"]["processes"] >= 1
+    listing = await until(lambda: run(host, {"tool": "process", "action": "list"}),
+                          lambda r: bool((listed(r).get(sid) or {}).get("resources")), "the figures in a list")
+    assert listed(listing)[sid]["resources"]["rssBytes"] > 0

@@ -50,6 +50,10 @@ class ClosingApp(DashboardApp):
 
     CSS_PATH = str(Path(ui_app.__file__).with_name("app.tcss"))  # Textual reads it beside the class's module
 
+    def __init__(self, *args: Any, figures: bool = False, **kwargs: Any) -> None:
+        # no CPU and memory columns unless asked: their figures differ from one capture to the next
+        super().__init__(*args, figures=figures, **kwargs)
+
     async def on_unmount(self) -> None:
         await super().on_unmount()
         await close_within(self.host)  # type: ignore[arg-type]  # always a ToolHost here

@@ -148,7 +148,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.py)
     from . import credentials as credentials, sandbox as sandbox
     from .credentials import Kind as Kind, Store as Store
-    from .enclosures import ContainmentKind as ContainmentKind
+    from .enclosures import ContainmentKind as ContainmentKind, Enclosure as Enclosure
     from .hostcontainment import Containment as Containment
     from .liverecord import Swept as Swept
     from .run import Placement as Placement, SessionRun as SessionRun

@@ -47,6 +47,16 @@ class Enclosure:
         """The session's live processes now (fresh)."""
         raise NotImplementedError
 
+    def held(self, table: Callable[[], dict[int, proctable.Proc]]) -> list[int]:
+        """The session's live processes, for its figures (blocking: off the loop); ``table`` gives every
+        process with its marker, scanned once for all the sessions a refresh reads."""
+        raise NotImplementedError
+
+    @property
+    def cgroup(self) -> str | None:
+        """The session's own cgroup, whose files count what its processes used (None: it has none)."""
+        return None
+
     def _send(self, pids: list[int], sig: int) -> None:
         lifecycle.signal_pids(pids, sig)
 
@@ -87,6 +97,13 @@ class CgroupEnclosure(Enclosure):
             pids.append(self.pid)  # the leader joins just after the spawn returns (before it starts anything)
         return pids
 
+    def held(self, table: Callable[[], dict[int, proctable.Proc]]) -> list[int]:
+        return cgroups.procs(self.path)
+
+    @property
+    def cgroup(self) -> str | None:
+        return self.path
+
     def _send(self, pids: list[int], sig: int) -> None:
         if sig == signal.SIGKILL:
             cgroups.kill(self.path)  # atomic: also catches a process forking right now
@@ -117,6 +134,9 @@ class SubreaperEnclosure(Enclosure):
     async def members(self) -> list[int]:
         return self._family(await lifecycle.shared(self._scan))
 
+    def held(self, table: Callable[[], dict[int, proctable.Proc]]) -> list[int]:
+        return self._family(table())
+
     def force_kill(self) -> None:
         lifecycle.signal_pids(self._family(self._scan()), signal.SIGKILL)
 
@@ -129,6 +149,17 @@ class SandboxEnclosure(Enclosure):
 
     async def end(self, grace_s: float) -> list[int]:
         return await lifecycle.terminate_group(self.pid, grace_s)
+
+    def held(self, table: Callable[[], dict[int, proctable.Proc]]) -> list[int]:
+        """The launcher and everything below it: the PID namespace's processes, as the host sees them (an
+        orphan inside is adopted by the namespace's first process, so all of them descend from the
+        launcher); found through each process's children, without a scan of every process."""
+        found, todo = [], [self.pid] if self.pid else []
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo += [child for child in proctable.children_of(pid) if child not in found]
+        return found
 
     def force_kill(self) -> None:
         lifecycle.signal_all(self.pid, signal.SIGKILL, lifecycle.scan())

@@ -296,6 +296,11 @@ class SessionHost:
 
         return leave
 
+    def watch_figures(self) -> Callable[[], None]:
+        """A frontend shows the sessions' figures: every running session's ``details.resources`` is read
+        every 2 s (off the loop) and published (``session-resources``) until the returned function is called."""
+        return self.supervisor.figures.watch()
+
     # -- events ---------------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Snapshot first, then every session event; returns an unsubscribe function."""

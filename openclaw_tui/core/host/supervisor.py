@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..approvals import Approvals
@@ -34,6 +34,7 @@ from ..session import (
     EventKind,
     JournalState,
     Registry,
+    Resources,
     Session,
     SessionState,
     Snapshot,
@@ -42,6 +43,7 @@ from ..session import (
 )
 from ..tools import Notices, TerminalEngine
 from . import decisions
+from .figures import FigureWatch
 
 if TYPE_CHECKING:
     from ..tools import Nodes
@@ -79,6 +81,8 @@ class Supervisor:
         self.approvals.on_settled = lambda pending: decisions.settled(self, pending)
         self.approvals.on_change = lambda kind, request: decisions.changed(self, kind, request)
         self.approvals.on_notice = lambda request: decisions.notice(self, request)
+        self.figures = FigureWatch(lambda: self.registry, self._figures_read)
+        """What each running session costs and holds (``details.resources``), read while someone looks."""
 
     # -- sessions -------------------------------------------------------------------------------
     def spawn(self, command: str, agent: str | None, cwd: str, pty: bool, env: Mapping[str, str],
@@ -118,6 +122,13 @@ class Supervisor:
         self.record(session)
         self.publish(EventKind.BACKGROUNDED, session)
 
+    async def look(self, sessions: Sequence[Session]) -> None:
+        """A call reads these sessions: their figures, at most 2 s old."""
+        await self.figures.fresh(sessions)
+
+    def _figures_read(self, figures: dict[str, dict[str, Any]]) -> None:
+        self.bus.publish(Event(EventKind.RESOURCES, None, Resources(figures)))
+
     def sessions(self, agent: str | None = None) -> list[Session]:
         """Every session in scope, running foreground ones included, newest first."""
         found = [s for s in self.registry if agent is None or s.agent == agent]
@@ -152,6 +163,7 @@ class Supervisor:
 
     async def close(self) -> None:
         """After :meth:`end_all`: let the supervisors finish, the nodes go, and free the containment."""
+        await self.figures.close()
         if self.nodes is not None:  # node sessions are the nodes' own: only the connections end
             await self.nodes.close()
         for task in list(self._tasks):

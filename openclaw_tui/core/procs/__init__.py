@@ -85,5 +85,6 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         members as members,
         terminate_pids as terminate_pids,
     )
+    from .usage import Figures as Figures, Listening as Listening, Meter as Meter, ProcRow as ProcRow
 
 __all__, __getattr__ = lazy_exports(__name__, __file__)

@@ -148,6 +148,7 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         Notified as Notified,
         OutputCoalescer as OutputCoalescer,
         Payload as Payload,
+        Resources as Resources,
         SessionState as SessionState,
         Snapshot as Snapshot,
     )
@@ -175,7 +176,12 @@ if TYPE_CHECKING:  # the face: what other packages may import (see core/exports.
         timed_text as timed_text,
         when_ms as when_ms,
     )
-    from .redact import looks_secret as looks_secret, masked as masked, url_credentials as url_credentials
+    from .redact import (
+        MASK as MASK,
+        looks_secret as looks_secret,
+        masked as masked,
+        url_credentials as url_credentials,
+    )
     from .registry import Registry as Registry
     from .session import Replier as Replier, Session as Session, iso as iso
     from .status import Status as Status

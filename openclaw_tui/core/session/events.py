@@ -37,6 +37,7 @@ class EventKind(StrEnum):
     MUTED = "session-muted"  # SessionState: the operator muted or unmuted it (its details say which)
     ATTENTION = "host-attention"  # Notified: the host notified the operator (``core/attention``)
     NODE_UNREACHABLE = "node-unreachable"  # NodeDown: a node's link dropped
+    RESOURCES = "session-resources"  # Resources: the figures of the sessions a refresh read
 
 
 @dataclass(frozen=True)
@@ -224,8 +225,24 @@ class NodeDown:
         return cls(str(d["node"]), str(d.get("why") or ""))
 
 
+@dataclass(frozen=True)
+class Resources:
+    """Each session's ``details.resources`` after one refresh (``core/host/figures``), by session id: one
+    event for all of them, since a watched host refreshes every running session at once."""
+
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"figures": self.figures}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Resources:
+        figures = d.get("figures")
+        return cls(dict(figures) if isinstance(figures, dict) else {})
+
+
 Payload = (Snapshot | SessionState | NewOutput | ExitNotice | JournalState | LinkState | LinkGone | ApprovalState
-           | Notified | NodeDown)
+           | Notified | NodeDown | Resources)
 
 PAYLOADS: dict[EventKind, type[Payload]] = {
     EventKind.SNAPSHOT: Snapshot,
@@ -246,6 +263,7 @@ PAYLOADS: dict[EventKind, type[Payload]] = {
     EventKind.MUTED: SessionState,
     EventKind.ATTENTION: Notified,
     EventKind.NODE_UNREACHABLE: NodeDown,
+    EventKind.RESOURCES: Resources,
 }
 """The payload each kind carries."""
 

@@ -21,12 +21,14 @@ from .events import ExitNotice
 from .exitrecord import ExitRecord
 from .inputlog import InputLog
 from .rawring import RawRing
+from .redact import MASK, looks_secret
 from .status import Status
 
 if TYPE_CHECKING:
     from .record import SessionRecord
 
 FORMAT = 1  # of Session.to_json
+LAST_DATE_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z, the last time a date can name
 
 Replier = Callable[[int, bytes], bytes]
 """The reply to a terminal query that ends at a raw-ring offset (see :mod:`openclaw_tui.core.vt.queries`)."""
@@ -95,6 +97,9 @@ class Session:
         self.told = False
         # a run reserved for the operator's approval: where its request stands (see ``core/approvals``)
         self.approval: dict[str, Any] | None = None
+        self.env: dict[str, str] = {}  # the call's own overrides (what a re-run starts with again)
+        self.rerun_of: str | None = None  # the session the operator re-ran as this one
+        self.resources: dict[str, Any] | None = None  # its last figures (the host reads them: ``host/figures``)
 
     def launched(self, run: SessionRun) -> None:
         """What the launcher learned: the child, where and in what it runs, the PTY's first size."""
@@ -249,12 +254,21 @@ class Session:
         self._ended_mono = time.monotonic()
         self.done.set()
 
+    @property
+    def timeout_at_ms(self) -> int | None:
+        """When it is killed for running too long (None: no timeout, or it is not running)."""
+        deadline = self.run.deadline if self.run is not None and self.running else None
+        at = None if deadline is None else now_ms() + (deadline - time.monotonic()) * 1000
+        return None if at is None or at > LAST_DATE_MS else round(at)  # past year 9999: as good as none
+
     def details(self) -> dict[str, Any]:
         """The machine-readable state shared by every result about this session (``failureKind`` only for
         one that ended without an exit status: ``host-died``, or that never ran; ``approvalId`` and
         ``approval`` only for a run that asked for the operator's approval)."""
         out = self.output
         extra: dict[str, Any] = {"failureKind": self.exit.failure} if self.exit.failure else {}
+        if self.rerun_of is not None:
+            extra["rerunOf"] = self.rerun_of
         if self.approval is not None:
             extra.update(approvalId=self.approval.get("approvalId"), approval=dict(self.approval))
             if not self.exit.started and not self.running:
@@ -281,6 +295,7 @@ class Session:
             "cleanup": self.exit.cleanup,
             "leftoverPids": self.exit.leftover,
             "containment": self.containment,
+            "cgroup": self.run.enclosure.cgroup if self.run is not None else None,
             "truncated": out.truncated,
             "droppedChars": out.gap(),
             "stdinWritable": self.stdin_writable,
@@ -291,6 +306,10 @@ class Session:
             "idleMs": self.idle_ms(),
             "lastOutputAt": iso(self.capture.last_ms),
             "ptySize": {"cols": self.pty_size[0], "rows": self.pty_size[1]} if self.pty else None,
+            "resources": self.resources if self.running else None,
+            "env": {name: MASK if looks_secret(name) else value for name, value in self.env.items()},
+            "timeoutAt": iso(self.timeout_at_ms),
+            "expiresAt": iso(self.exit.ended_ms + self.settings.ttl_ms) if self.exit.ended_ms is not None else None,
             **extra,
         }
 
@@ -336,7 +355,7 @@ class Session:
             "agent": self.agent, "cwd": self.cwd, "pty": self.pty, "settings": asdict(self.settings),
             "order": self.order, "startedMs": self.started_ms, "backgrounded": self.backgrounded,
             "placement": self.placement, "pid": self.pid, "containment": self.containment,
-            "approval": self.approval, "started": self.exit.started,
+            "approval": self.approval, "started": self.exit.started, "env": self.env, "rerunOf": self.rerun_of,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -366,6 +385,7 @@ class Session:
         session.inputs = InputLog.from_json(d["inputs"])
         session.exit = ExitRecord.from_json(d["exit"])
         session.approval = d.get("approval")
+        session.env, session.rerun_of = dict(d.get("env") or {}), d.get("rerunOf")
         if session.exit.ended_ms is None and "started" in d:  # waiting for approval when its host died
             session.exit.started = bool(d["started"])
         session.tracked_modes = ModeTracker.from_json(d["modes"])

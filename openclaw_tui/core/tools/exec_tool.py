@@ -25,7 +25,7 @@ from ..launch import (
     resolve_workdir,
     too_long,
 )
-from ..session import Session, Status
+from ..session import MASK, Session, Status
 from . import gate
 from .models import ExecParams
 from .nodecalls import exec_on_node, runs_on_node
@@ -35,6 +35,12 @@ from .toolcore import ToolCore
 async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> ToolResult:
     if runs_on_node(params):  # the node judges the run with its own policy and allowlist
         return await exec_on_node(core.nodes, params, agent)
+    rerun_of = None
+    if params.rerunOf is not None:
+        found = rerun_source(core, params, agent)
+        if isinstance(found, str):
+            return refused(found, "invalid-params" if agent is None else "operator-only")
+        rerun_of, params = found
     over = too_long(params.command, params.env, os.environ)
     if over is not None:
         return refused(over[1], over[0])
@@ -65,16 +71,37 @@ async def run_exec(core: ToolCore, params: ExecParams, agent: str | None) -> Too
             return refused(f"{checked.verdict.why}; nothing was run", "exec-denied")
         if gate.asks(checked):
             session, pending = gate.ask(core, checked, policy, params, agent, where, env, timeout_s, run)
+            _remember(session, env, rerun_of)
             return await _awaiting(core, params, settings, session, pending)
         moved = checked.moved()  # looked up again just before the spawn
         if moved is not None:
             return refused(f"{moved}; nothing was run", "exec-denied")
         session = core.spawn(params.command, agent, cwd, params.pty, env, timeout_s, run, script=checked.script)
+        _remember(session, env, rerun_of)
     except LaunchError as exc:
         return refused(str(exc), exc.kind)
     if checked.script is not None and checked.analysis is not None:
         core.approvals.used(checked.analysis)
     return await _follow(core, params, settings, session)
+
+
+def rerun_source(core: ToolCore, params: ExecParams, agent: str | None) -> str | tuple[str, ExecParams]:
+    """The session ``rerunOf`` names, and the parameters with its env values kept where the operator left
+    them masked (``***``); or why there is no re-run (only the operator re-runs, and only a session it sees)."""
+    if agent is not None:
+        return "rerunOf is the operator's (a re-run from the dashboard); nothing was run"
+    assert params.rerunOf is not None
+    old = core.registry.get(params.rerunOf, None)
+    if old is None:
+        return f"rerunOf: no session {params.rerunOf!r} to re-run (use process list to see the sessions); nothing was run"
+    env = {name: old.env.get(name, value) if value == MASK else value for name, value in (params.env or {}).items()}
+    return old.id, params.model_copy(update={"env": env or None})
+
+
+def _remember(session: Session, env: dict[str, str], rerun_of: str | None) -> None:
+    """What a re-run of ``session`` starts with again (the call's own environment, as checked), and what it
+    re-runs."""
+    session.env, session.rerun_of = dict(env), rerun_of
 
 
 async def _follow(core: ToolCore, params: ExecParams, settings: ExecSettings, session: Session) -> ToolResult:

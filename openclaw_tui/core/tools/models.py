@@ -80,6 +80,12 @@ class ExecParams(BaseModel):
         "do not re-run it, poll its sessionId or wait for the notice.",
     )
 
+    rerunOf: str | None = Field(
+        None,
+        description="The operator's only: this run re-runs that session (details.rerunOf); an env value of "
+        "*** keeps the value that session had.",
+    )
+
     @field_validator("command", mode="before")
     @classmethod
     def _not_blank(cls, command: Any) -> Any:

@@ -79,7 +79,9 @@ def list_line(d: dict[str, Any]) -> str:
 async def list_sessions(core: ToolCore, agent: str | None) -> ToolResult:
     """The caller's sessions, newest first; with nodes, theirs too, and a note for each that did not answer;
     a note when sessions are not being saved to disk though they should be (``details.journal``)."""
-    sessions = [s.details() for s in core.registry.listed(agent)]
+    listed = core.registry.listed(agent)
+    await core.look(listed)
+    sessions = [s.details() for s in listed]
     journal = status(core.journal)
     notes = [f"note: sessions are not being saved to disk: {journal['problem']}"] if (
         journal["problem"] and not journal["saving"]) else []
@@ -162,6 +164,7 @@ async def poll(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) 
         finally:
             for w in waiters:
                 w.cancel()
+    await core.look([s])
     text, dropped = s.output.pending.take()
     s.capture.arrived.clear()
     if text or dropped:
@@ -228,6 +231,7 @@ def _without_status(d: dict[str, Any]) -> dict[str, Any]:
 
 
 async def log(core: ToolCore, p: ProcessParams, s: Session, agent: str | None) -> ToolResult:
+    await core.look([s])
     lines = s.output.full_text().split("\n")
     if lines and lines[-1] == "":
         lines.pop()

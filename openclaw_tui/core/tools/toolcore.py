@@ -6,7 +6,7 @@ the tools another.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from ..approvals import Approvals
@@ -63,4 +63,8 @@ class ToolCore(Protocol):
 
     def background(self, session: Session) -> None:
         """The run leaves its exec call's yield window: listed, kept after it ends, notified on exit."""
+        ...
+
+    async def look(self, sessions: Sequence[Session]) -> None:
+        """A call reads these sessions: refresh their figures (``details.resources``) if older than 2 s."""
         ...

@@ -32,6 +32,7 @@ from openclaw_tui.core.session import (
     Listener,
     Output,
     RawRing,
+    Resources,
     SessionState,
     SizeMark,
     Snapshot,
@@ -84,6 +85,8 @@ class RemoteSession:
         self.stdin_writable = d.get("stdinWritable", False)
         self.waiting_for_input, self.waiting_reason = d.get("waitingForInput", False), d.get("waitingReason")
         self.prompt, self.muted = d.get("prompt"), bool(d.get("muted"))
+        self.resources: dict[str, Any] | None = d.get("resources")
+        self.rerun_of: str | None = d.get("rerunOf")
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -226,6 +229,8 @@ class RemoteHost:
         self._synced = asyncio.Event()
         self.closed = False
         self.journal_status: dict[str, Any] = {"saving": False, "problem": None}  # as the host's events say
+        self._figures_wanted = 0  # frontends here showing the sessions' figures
+        self._asks: set[asyncio.Future[Any]] = set()
         self.link = HostLink(self.path, opener, self._attach, self._link_changed)
         if given is not None:
             given.listen(self._on_message)
@@ -266,6 +271,8 @@ class RemoteHost:
         client.listen(self._on_message)
         await subscribe(client, self.approver)
         await asyncio.wait_for(self._synced.wait(), SYNC_TIMEOUT_S)
+        if self._figures_wanted:
+            await self.quiet_request("figures.watch", {"on": True})
         for s in self._sessions.values():
             if s.viewed:
                 await self.quiet_request("raw.subscribe", {"sessionId": s.key, "offset": s.raw.end})
@@ -348,6 +355,26 @@ class RemoteHost:
         """A mirror's subscription already says whether it answers requests (``approver``)."""
         return lambda: None
 
+    def watch_figures(self) -> Callable[[], None]:
+        """Ask the host to read the sessions' figures while this frontend shows them (again on each new link)."""
+        self._figures_wanted += 1
+        self._say_figures(self._figures_wanted == 1)
+        gone: list[bool] = []
+
+        def leave() -> None:
+            if not gone:  # once, however often it is called
+                gone.append(True)
+                self._figures_wanted -= 1
+                self._say_figures(not self._figures_wanted, on=False)
+
+        return leave
+
+    def _say_figures(self, needed: bool, on: bool = True) -> None:
+        if needed and self.link.client is not None and not self.closed:
+            task = asyncio.ensure_future(self.quiet_request("figures.watch", {"on": on}))
+            self._asks.add(task)
+            task.add_done_callback(self._asks.discard)
+
     async def quiet_request(self, method: str, params: dict[str, Any]) -> Any:
         try:
             return await self.client.request(method, params)
@@ -428,6 +455,11 @@ class RemoteHost:
             return
         if isinstance(payload, JournalState):
             self.journal_status = payload.to_json()
+        if isinstance(payload, Resources):
+            for key, figures in payload.figures.items():
+                found = self._sessions.get(key)
+                if found is not None:  # the figures alone change: the rest of its details stay as they are
+                    found._details["resources"] = found.resources = figures
         if isinstance(payload, ApprovalState):  # a request, not a session's details
             if event.kind == EventKind.APPROVAL_REQUESTED and "approvalId" in payload.request:
                 self._approvals[payload.request["approvalId"]] = payload.request

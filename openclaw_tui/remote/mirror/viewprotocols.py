@@ -70,6 +70,12 @@ class SessionView(RawSource, Protocol):
     def muted(self) -> bool:
         """The operator muted it (or its agent): no notification of it."""
     @property
+    def resources(self) -> dict[str, Any] | None:
+        """Its last figures (``details.resources``: CPU, memory, processes, ports); None before any reading."""
+    @property
+    def rerun_of(self) -> str | None:
+        """The session the operator re-ran as this one."""
+    @property
     def output(self) -> Output: ...
     @property
     def inputs(self) -> InputLog: ...
@@ -78,6 +84,10 @@ class SessionView(RawSource, Protocol):
         """The terminal modes key encoding and paste follow (cursor keys, bracketed paste)."""
 
     def runtime_ms(self) -> int: ...
+
+    def details(self) -> dict[str, Any]:
+        """Everything results say of it (``details``), as it stands."""
+        ...
 
 
 class HostView(Protocol):
@@ -139,6 +149,11 @@ class HostView(Protocol):
                               where: dict[str, Any] | None = None) -> dict[str, Any]:
         """The operator's decision on a request (``allow-once``, ``allow-always``, ``deny``), answered as a
         tool result: a failed one says why it could not be taken."""
+        ...
+
+    def watch_figures(self) -> Callable[[], None]:
+        """This frontend shows the sessions' figures (``details.resources``): the host reads them every 2 s
+        until the returned function is called (and not at all while no frontend does)."""
         ...
 
     def attend(self) -> Callable[[], None]:

@@ -24,6 +24,7 @@ from openclaw_tui.core.session import (
     ExitNotice,
     Listener,
     Payload,
+    Resources,
     SessionState,
     Snapshot,
 )
@@ -62,6 +63,16 @@ class FleetNode:
         self._on_event = on_event
         self._on_change = on_change
         self._task: asyncio.Task[None] | None = None
+        self.figures_wanted = False  # the dashboard shows figures: each new mirror asks its host for them
+        self._unwatch: Callable[[], None] | None = None
+
+    def watch_figures(self, on: bool) -> None:
+        self.figures_wanted = on
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+        if on and self.mirror is not None:
+            self._unwatch = self.mirror.watch_figures()
 
     @property
     def name(self) -> str:
@@ -116,6 +127,7 @@ class FleetNode:
         old, self.ssh, self.mirror = self.mirror, ssh, mirror
         if old is not None:
             await old.close()
+        self.watch_figures(self.figures_wanted)
         self._say(None)
         return ssh
 
@@ -192,6 +204,19 @@ class FleetHost:
 
     def attend(self) -> Callable[[], None]:
         return self.local.attend()  # the nodes' mirrors subscribe as approvers themselves
+
+    def watch_figures(self) -> Callable[[], None]:
+        """Figures from this machine's host and from every node's, for as long as the dashboard shows them."""
+        unwatch = self.local.watch_figures()
+        for node in self.nodes.values():
+            node.watch_figures(True)
+
+        def leave() -> None:
+            unwatch()
+            for node in self.nodes.values():
+                node.watch_figures(False)
+
+        return leave
 
     # -- sessions -------------------------------------------------------------------------------
     def session(self, session_id: str, agent: str | None = None) -> SessionView | None:
@@ -316,6 +341,8 @@ def _in_fleet_terms(payload: Payload, node: str) -> Payload:
         return SessionState({**payload.details, "sessionId": join_id(node, payload.details["sessionId"]), "node": node})
     if isinstance(payload, ExitNotice):
         return replace(payload, session_id=join_id(node, payload.session_id), node=node)
+    if isinstance(payload, Resources):
+        return Resources({join_id(node, key): figures for key, figures in payload.figures.items()})
     if isinstance(payload, ApprovalState) and isinstance(payload.request.get("sessionId"), str):
         return ApprovalState({**payload.request, "sessionId": join_id(node, payload.request["sessionId"]), "node": node})
     return payload

@@ -147,6 +147,7 @@ class _Connection:
         self.pid = pid
         self.client = ""  # what it said it is in its hello
         self.leave_approvers: Callable[[], None] | None = None
+        self.unwatch_figures: Callable[[], None] | None = None
         self.reader = reader
         self.writer = writer
         self.tasks: set[asyncio.Task[None]] = set()
@@ -326,6 +327,18 @@ class _Connection:
             self.leave_approvers = self.host.attend()  # an operator is here to answer: operatorAttached
         return {}
 
+    async def m_figures_watch(self, on: Any = True) -> dict[str, Any]:
+        """This client shows the sessions' figures (``on``) or no longer does: the host reads them while any
+        client does (``session-resources`` events), and stops when it goes."""
+        if not isinstance(on, bool):
+            raise check.invalid(f"on must be true or false (got {calltext.shown(on)})")
+        if on and self.unwatch_figures is None:
+            self.unwatch_figures = self.host.watch_figures()
+        elif not on and self.unwatch_figures is not None:
+            self.unwatch_figures()
+            self.unwatch_figures = None
+        return {}
+
     async def m_events_unsubscribe(self) -> dict[str, Any]:
         self._unsubscribe()
         return {}
@@ -337,6 +350,9 @@ class _Connection:
         if self.leave_approvers is not None:
             self.leave_approvers()
             self.leave_approvers = None
+        if self.unwatch_figures is not None:
+            self.unwatch_figures()
+            self.unwatch_figures = None
 
     def _on_event(self, event: Event) -> None:
         if self.confined is not None:
@@ -432,6 +448,7 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "call": _Connection.m_call,
     "events.subscribe": _Connection.m_events_subscribe,
     "events.unsubscribe": _Connection.m_events_unsubscribe,
+    "figures.watch": _Connection.m_figures_watch,
     "raw.subscribe": _Connection.m_raw_subscribe,
     "raw.unsubscribe": _Connection.m_raw_unsubscribe,
     "session.input": _Connection.m_session_input,

@@ -20,6 +20,9 @@ events.subscribe   {approver?: bool, operator?: bool}          {} — then ``eve
                                                                operator frontend that answers exec
                                                                approvals (``operatorAttached``)
 events.unsubscribe {}                                          {}
+figures.watch      {on?: bool}                                 {} — while on (and subscribed), the host
+                                                               reads every running session's figures
+                                                               every 2 s: ``session-resources`` events
 raw.subscribe      {sessionId, offset?: int}                   {start, end} — then ``raw`` notifications
 raw.unsubscribe    {sessionId}                                 {}
 session.input      {sessionId, data: base64, source?: str,     {bytesWritten, bytesQueued} (operator

@@ -28,6 +28,7 @@ METHODS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "call": (("call",), ("agent", "operator")),
     "events.subscribe": ((), ("approver", "operator")),
     "events.unsubscribe": ((), ()),
+    "figures.watch": ((), ("on",)),
     "raw.subscribe": (("sessionId",), ("offset",)),
     "raw.unsubscribe": (("sessionId",), ()),
     "session.input": (("sessionId", "data"), ("source", "action")),

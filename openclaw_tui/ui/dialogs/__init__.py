@@ -32,6 +32,7 @@ from .paste import PasteDialog
 from .pattern_editor import PatternEditor
 from .quit import QuitDialog
 from .send_keys import SendKeysDialog
+from .session_info import SessionInfo
 
 __all__ = ["ApprovalQueue", "ConfirmDialog", "DenyReason", "NewCommandDialog", "PasteDialog", "PatternEditor",
-           "QuitDialog", "SendKeysDialog"]
+           "QuitDialog", "SendKeysDialog", "SessionInfo"]

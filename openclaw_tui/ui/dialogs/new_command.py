@@ -1,7 +1,8 @@
 """The new-command dialog: command, working directory, PTY and background, as ``exec`` takes them.
 
 It says where the command will run and what it may write; with nodes configured, a chooser says which machine
-runs it.
+runs it. A re-run (``R``) opens it filled with the old session's call, its environment too, one ``NAME=value``
+a line; a value the host masked (``***``) is sent as it is and the host keeps the old value for it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Label, Select, TextArea
 
 from .base import FormDialog
 
@@ -49,10 +50,12 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
         self.workdir = self.previous.get("workdir") or (self.local_workdir if self.chosen_node == LOCAL else "")
         self.error = error
         self.node_names = nodes or []
+        self.rerun_of: str | None = self.previous.get("rerunOf")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label("New command", classes="dialog-title")
+            yield Label(f"Re-run {self.previous.get('shownId') or self.rerun_of}" if self.rerun_of else "New command",
+                        classes="dialog-title")
             yield Input(self.previous.get("command", ""), placeholder="command, e.g. make test", id="command")
             if self.node_names:
                 yield Select([(f"runs on: {name}", name) for name in (LOCAL, *self.node_names)], value=self.chosen_node,
@@ -60,6 +63,11 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
             yield Input(self.workdir, placeholder="working directory (empty on a node: its host's own)",
                         id="workdir")
             yield Label(WHERE_IT_RUNS, classes="dialog-help", id="new-command-where")
+            if self.rerun_of:
+                env = self.previous.get("env") or {}
+                yield Label("environment, one NAME=value a line (*** keeps the old session's value)",
+                            classes="dialog-help")
+                yield TextArea("\n".join(f"{k}={v}" for k, v in env.items()), id="env", classes="env-box")
             with Horizontal(classes="dialog-options"):
                 yield StateCheckbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
                 yield StateCheckbox("background", value=self.previous.get("background", True), id="background")
@@ -103,4 +111,23 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
         node = self.query_one("#node", Select).value if self.node_names else LOCAL
         if node != LOCAL:
             params.update(host="node", node=node)
+        if self.rerun_of:
+            env, bad = parse_env(self.query_one("#env", TextArea).text)
+            if bad:
+                self.query_one("#new-command-error", Label).update(f"not NAME=value: {bad}")
+                return
+            params.update(env=env or None, rerunOf=self.rerun_of, shownId=self.previous.get("shownId"))
         self.dismiss(params)
+
+
+def parse_env(text: str) -> tuple[dict[str, str], str]:
+    """``NAME=value`` lines as a dict, and the first line that is not one (empty: none)."""
+    env: dict[str, str] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, sep, value = line.partition("=")
+        if not sep or not name.strip():
+            return env, line
+        env[name.strip()] = value
+    return env, ""

@@ -26,6 +26,8 @@ COLUMNS = (
     Column("agent", "agent", 10),
     Column("state", "status", 18),
     Column("prompt", "prompt", 24),
+    Column("cpu", "cpu", 4, "right"),
+    Column("mem", "mem", 5, "right"),
     Column("runtime", "runtime", 7, "right"),
     Column("end", "exit", 8),
     Column("io", "io", 4),
@@ -36,11 +38,15 @@ NAME_MAX = 48
 NODE_MAX = 12  # a wide terminal shows names whole up to the length the host gives them
 PROMPT_MAX = 60  # what a waiting session asks, before it is cut
 GAP = 2
+FIGURES_NAME = 16  # the name column's width to start from when the cpu and mem columns are shown
 
 # How to make room, in order: ("drop", key), ("shrink", key, to), ("gap", to). The exit code goes last; the
-# prompt (only there while a session waits at one) gives way before the name and the agent do.
+# prompt (only there while a session waits at one) gives way before the name and the agent do. The figures
+# go before anything else but "runs in" and "io" (which the session view's title line shows too) and the
+# prompt's first cut; the info view has them whole.
 STEPS: tuple[tuple[str, ...], ...] = (
-    ("drop", "where"), ("drop", "io"), ("shrink", "prompt", "20"), ("drop", "node"), ("gap", "1"),
+    ("drop", "where"), ("drop", "io"), ("shrink", "prompt", "20"), ("drop", "mem"), ("drop", "cpu"),
+    ("drop", "node"), ("gap", "1"),
     ("shrink", "agent", "6"), ("shrink", "name", "12"), ("shrink", "prompt", "12"), ("shrink", "name", "8"),
     ("shrink", "id", "12"), ("shrink", "state", "10"), ("drop", "runtime"), ("drop", "prompt"),
     ("drop", "agent"), ("shrink", "name", "4"), ("drop", "end"),
@@ -63,7 +69,8 @@ class Layout:
 
 
 def fit(available: int, id_width: int | None = None, node_width: int | None = None,
-        prompt_width: int | None = None, muted: bool = False, name_width: int | None = None) -> Layout:
+        prompt_width: int | None = None, muted: bool = False, name_width: int | None = None,
+        figures: bool = False) -> Layout:
     """The layout for ``available`` cells: as much as fits, in the order of :data:`STEPS`.
 
     ``id_width``: the longest id listed, when shorter than the column: the rest goes to the name.
@@ -71,8 +78,13 @@ def fit(available: int, id_width: int | None = None, node_width: int | None = No
     ``prompt_width``: the longest prompt of a waiting session listed (None: no prompt column).
     ``muted``: a session listed is muted (else no mute column).
     ``name_width``: the longest name listed: with a prompt column, a shorter name column leaves it the room.
+    ``figures``: the dashboard shows the sessions' CPU and memory (else no such columns).
     """
     layout = Layout(COLUMNS, GAP)
+    if not figures:
+        layout = _apply(_apply(layout, ("drop", "cpu"), 0), ("drop", "mem"), 0)
+    else:  # the name takes what is left over anyway: starting short leaves the figures room at 120 columns
+        layout = _resize(layout, "name", FIGURES_NAME)
     if not muted:
         layout = _apply(layout, ("drop", "mute"), 0)
     if prompt_width is None:

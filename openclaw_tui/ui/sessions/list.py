@@ -6,6 +6,7 @@ posts :class:`Selected`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -23,7 +24,7 @@ from textual.strip import Strip
 from openclaw_tui.remote.mirror import SessionView
 
 from .columns import Layout, fit
-from .rows import ALL_NODES, RowFilter, prompt_of, row_cells, row_key
+from .rows import ALL_AGENTS, ALL_NODES, CpuWarning, RowFilter, ordered, prompt_of, row_cells, row_key
 
 HEADER_ROWS = 1
 TILE_MARK = "●"  # in the row's margin: marked to be tiled (space marks, v tiles)
@@ -58,7 +59,12 @@ class SessionList(ScrollView, can_focus=True):
         self._selected: str | None = None
         self._filter = RowFilter()
         self._layout: Layout = fit(80)
-        self._laid_out_for: tuple[int, int, int | None, int | None, bool, int | None] = (80, 0, None, None, False, None)
+        self._laid_out_for: tuple[int, int, int | None, int | None, bool, int | None, bool] = (
+            80, 0, None, None, False, None, False)
+        self.figures = False
+        """The dashboard shows the sessions' figures: the cpu and mem columns (the app sets it)."""
+        self.cpu_warning = CpuWarning()
+        self._hot: set[str] = set()  # the sessions whose CPU shows in red
         self._node_states: Mapping[str, str | None] = {}  # node -> why it does not answer (None: it does)
         self._node_width: int | None = None  # the longest node name; None: no nodes, no node column
         self._id_width = 0  # the longest id listed: the id column is no wider
@@ -87,7 +93,8 @@ class SessionList(ScrollView, can_focus=True):
             self._node_states = dict(nodes)
             self._node_width = max(map(len, self._node_states), default=0) or None
             self.refresh()
-        visible = [s for s in sessions if row_filter.keeps(s) or s.id == pinned]
+        visible = ordered([s for s in sessions if row_filter.keeps(s) or s.id == pinned], row_filter.order)
+        self._hot = self.cpu_warning.hot(visible, time.monotonic()) if self.figures else set()
         ids = [s.id for s in visible]
         refilled = ids != self._ids or row_filter != self._filter  # an empty list's message names the filter
         self._filter = row_filter
@@ -201,7 +208,8 @@ class SessionList(ScrollView, can_focus=True):
 
     def _row_key(self, index: int) -> tuple[object, ...]:
         session = self._sessions[index]
-        return index == self._cursor, session.id in self._marked, row_key(session, self._unreachable(session))
+        return index == self._cursor, session.id in self._marked, row_key(session, self._unreachable(session),
+                                                                             session.id in self._hot)
 
     def _unreachable(self, session: SessionView) -> bool:
         return session.node is not None and self._node_states.get(session.node) is not None
@@ -227,7 +235,8 @@ class SessionList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        wanted = (width, self._id_width, self._node_width, self._prompt_width, self._muted, self._name_width)
+        wanted = (width, self._id_width, self._node_width, self._prompt_width, self._muted, self._name_width,
+                  self.figures)
         if wanted != self._laid_out_for:  # the scrollbar comes and goes with the rows
             self._layout, self._laid_out_for = fit(*wanted), wanted
         base, header, cursor, empty = self._row_styles()
@@ -239,8 +248,8 @@ class SessionList(ScrollView, can_focus=True):
         if index >= len(self._sessions):
             return Strip.blank(width, base)
         session = self._sessions[index]
-        return self._strip(row_cells(session, self._unreachable(session)), cursor if index == self._cursor else base, width,
-                           session.id in self._marked)
+        cells = row_cells(session, self._unreachable(session), session.id in self._hot)
+        return self._strip(cells, cursor if index == self._cursor else base, width, session.id in self._marked)
 
     def _header_cells(self) -> dict[str, Text]:
         return {c.key: Text(c.label) for c in self._layout.columns}
@@ -291,14 +300,16 @@ class SessionList(ScrollView, can_focus=True):
         if self._sessions:
             return []
         f = self._filter
-        if not f.text.strip() and f.state == "all" and f.node == ALL_NODES:
+        if not f.text.strip() and f.state == "all" and f.node == ALL_NODES and f.agent == ALL_AGENTS:
             return ["No sessions yet: agents' commands appear here. Press n to start one."]
         what = " and ".join(part for part in (f"text {f.text.strip()!r}" if f.text.strip() else "",
                                                f"state {f.state}" if f.state != "all" else "",
-                                               f"node {f.node}" if f.node != ALL_NODES else "") if part)
+                                               f"node {f.node}" if f.node != ALL_NODES else "",
+                                               f"agent {f.agent}" if f.agent != ALL_AGENTS else "") if part)
         return [f"No session matches the filter ({what}).",
                 "Escape in the filter box clears the text; f cycles the state back to all"
-                + ("; o the node." if f.node != ALL_NODES else ".")]
+                + ("; o the node" if f.node != ALL_NODES else "") + ("; @ the agent" if f.agent != ALL_AGENTS else "")
+                + "."]
 
 
 def _style(cell: Text) -> Style:

@@ -14,6 +14,7 @@ from openclaw_tui.remote.mirror import SessionView
 
 from .filters import FilterBar
 from .list import SessionList
+from .rows import agent_label
 
 
 class SessionsPane(Vertical):
@@ -23,6 +24,9 @@ class SessionsPane(Vertical):
         Binding("slash", "focus_filter", "Filter", id="filter"),
         Binding("f", "cycle_state", "State", id="state-filter"),
         Binding("o", "cycle_node", "Node", id="node-filter"),
+        # in the help, not the footer: the footer has no room left for them beside the session's keys
+        Binding("at", "cycle_agent", "Agent", id="agent-filter", show=False),
+        Binding("S", "cycle_order", "Sort", id="sort", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -63,6 +67,13 @@ class SessionsPane(Vertical):
 
     def action_cycle_node(self) -> None:
         self.query_one(FilterBar).cycle_node()
+
+    def action_cycle_agent(self) -> None:
+        agents = sorted({agent_label(s) for s in self._sessions})
+        self.query_one(FilterBar).cycle_agent(agents)
+
+    def action_cycle_order(self) -> None:
+        self.query_one(FilterBar).cycle_order()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action != "cycle_node" or bool(self.node_states)  # no node to choose without nodes

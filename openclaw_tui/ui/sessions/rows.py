@@ -18,7 +18,10 @@ from openclaw_tui.remote.mirror import SessionView
 from .. import clock
 
 STATES = ("all", "running", "waiting", "finished", "failed")
+ORDERS = ("newest", "waiting", "cpu", "memory", "runtime")
 ALL_NODES, LOCAL = "all", "local"
+ALL_AGENTS = "all"
+HOT = "bold white on red"  # a session over the CPU warning for long enough
 UNREACHABLE = "grey50"
 WAIT_MARK = "◆"
 MUTE_MARK = "⊘"
@@ -78,15 +81,20 @@ def end_label(session: SessionView) -> str:
 
 @dataclass(frozen=True)
 class RowFilter:
-    """Text (matched in id, name, command, agent and node), a state from :data:`STATES` and a node (``all``,
-    ``local`` or a node's name)."""
+    """Text (matched in id, name, command, agent and node), a state from :data:`STATES`, a node (``all``,
+    ``local`` or a node's name), an agent (``all``, ``operator`` or an agent's name), and the order rows
+    are listed in (:data:`ORDERS`)."""
 
     text: str = ""
     state: str = "all"
     node: str = ALL_NODES
+    agent: str = ALL_AGENTS
+    order: str = "newest"
 
     def keeps(self, session: SessionView) -> bool:
         if self.node != ALL_NODES and node_label(session) != self.node:
+            return False
+        if self.agent != ALL_AGENTS and agent_label(session) != self.agent:
             return False
         if self.state == "running" and not session.running:
             return False
@@ -103,6 +111,56 @@ class RowFilter:
         return all(word in hay for word in needle.split())
 
 
+def figures_of(session: SessionView) -> dict[str, object] | None:
+    """Its last figures while it runs (a finished session holds nothing)."""
+    figures = getattr(session, "resources", None)  # (a frontend's stand-in may have none)
+    return figures if figures and session.running and session.status == Status.RUNNING else None
+
+
+def cpu_of(session: SessionView) -> float:
+    figures = figures_of(session)
+    value = figures.get("cpuPercent") if figures else None
+    return float(value) if isinstance(value, (int, float)) else 0.0
+
+
+def rss_of(session: SessionView) -> int:
+    figures = figures_of(session)
+    value = figures.get("rssBytes") if figures else None
+    return int(value) if isinstance(value, int) else 0
+
+
+def cpu_label(session: SessionView) -> str:
+    return f"{cpu_of(session):.0f}%" if figures_of(session) else ""
+
+
+def size_label(count: int) -> str:
+    """Bytes as ``512K``, ``38M``, ``1.2G``: at most four characters for anything under 1000 G."""
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if count >= size:
+            value = count / size
+            return f"{value:.1f}{unit}" if value < 10 and unit == "G" else f"{value:.0f}{unit}"
+    return f"{count}B"
+
+
+def mem_label(session: SessionView) -> str:
+    return size_label(rss_of(session)) if figures_of(session) else ""
+
+
+def ordered(sessions: Iterable[SessionView], order: str) -> list[SessionView]:
+    """``sessions`` (given newest first) in ``order``: waiting ones first, or the costliest first (CPU,
+    memory), or the longest running first; ties keep the newest first."""
+    found = list(sessions)
+    if order == "waiting":
+        found.sort(key=lambda s: not s.waiting_for_input)
+    elif order == "cpu":
+        found.sort(key=cpu_of, reverse=True)
+    elif order == "memory":
+        found.sort(key=rss_of, reverse=True)
+    elif order == "runtime":
+        found.sort(key=clock.runtime_ms, reverse=True)
+    return found
+
+
 def where_label(session: SessionView) -> Text:
     """Where the command runs: the sandbox, the host, or the host by an elevated (sandbox-escaping) call."""
     if session.elevated:
@@ -110,9 +168,9 @@ def where_label(session: SessionView) -> Text:
     return Text("sandbox" if session.placement == Placement.SANDBOX else "host", style="dim" if not session.running else "")
 
 
-def row_key(session: SessionView, unreachable: bool = False) -> tuple[object, ...]:
+def row_key(session: SessionView, unreachable: bool = False, hot: bool = False) -> tuple[object, ...]:
     """What :func:`row_cells` depends on, cheaply: equal keys draw equal rows (the list repaints on change)."""
-    return (unreachable, session.id, session.name, session.agent, session.running, session.waiting_for_input,
+    return (unreachable, hot, cpu_label(session), mem_label(session), session.id, session.name, session.agent, session.running, session.waiting_for_input,
             session.waiting_reason, prompt_of(session), session.muted, session.status, session.exit.code, session.exit.signal, session.exit.timed_out,
             session.pty, session.placement, session.elevated, clock.format_runtime(clock.runtime_ms(session)))
 
@@ -122,9 +180,10 @@ def prompt_of(session: SessionView) -> str | None:
     return session.prompt if session.waiting_for_input and session.prompt else None
 
 
-def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text]:
+def row_cells(session: SessionView, unreachable: bool = False, hot: bool = False) -> dict[str, Text]:
     """The cells of ``session``'s row, keyed by column key; waiting rows are marked and coloured, the rows of a
-    node that does not answer (``unreachable``) greyed."""
+    node that does not answer (``unreachable``) greyed, and the CPU of a session over the warning for long
+    enough (``hot``) in red."""
     if unreachable:
         return _greyed(session)
     state = state_of(session)
@@ -141,6 +200,8 @@ def row_cells(session: SessionView, unreachable: bool = False) -> dict[str, Text
         "name": Text(session.name, style=row_style, overflow="ellipsis", no_wrap=True),
         "agent": Text(agent_label(session), style=row_style),
         "state": Text(label, style=style),
+        "cpu": Text(cpu_label(session), style=HOT if hot else row_style, justify="right"),
+        "mem": Text(mem_label(session), style=row_style, justify="right"),
         "runtime": Text(clock.format_runtime(clock.runtime_ms(session)), justify="right"),
         "end": Text(end_label(session), style="bold red" if failed(session) else row_style),
         "io": Text("pty" if session.pty else "pipe", style=row_style),
@@ -155,6 +216,20 @@ def _greyed(session: SessionView) -> dict[str, Text]:
     cells["mark"] = Text("?", style=UNREACHABLE)
     cells["state"] = Text("node unreachable", style=UNREACHABLE + " italic")
     return cells
+
+
+class CpuWarning:
+    """Which sessions have used more than ``limit`` % CPU for ``after_s`` seconds in a row, as the list sees
+    their figures come (a reading under the limit starts the count again)."""
+
+    def __init__(self, limit: float = 90.0, after_s: float = 10.0) -> None:
+        self.limit, self.after_s = limit, after_s
+        self._over_since: dict[str, float] = {}
+
+    def hot(self, sessions: Iterable[SessionView], now: float) -> set[str]:
+        over = {s.id for s in sessions if cpu_of(s) > self.limit}
+        self._over_since = {sid: self._over_since.get(sid, now) for sid in over}
+        return {sid for sid, since in self._over_since.items() if now - since >= self.after_s}
 
 
 def counts(sessions: Iterable[SessionView]) -> dict[str, int]:

@@ -22,6 +22,7 @@ from openclaw_tui.core.session import (
     LinkState,
     NodeDown,
     Notified,
+    Resources,
     SessionState,
     Snapshot,
     Status,
@@ -76,6 +77,9 @@ ON_THE_WIRE = [
      '"where":"/run/h.sock"}}'),
     (Event(EventKind.HOST_GONE, None, LinkGone("its socket is gone")),
      '{"kind":"host-gone","sessionId":null,"data":{"why":"its socket is gone"}}'),
+    (Event(EventKind.RESOURCES, None, Resources({"brisk-atlas": {"cpuPercent": 12.5, "processes": 2}})),
+     '{"kind":"session-resources","sessionId":null,"data":{"figures":{"brisk-atlas":{"cpuPercent":12.5,'
+     '"processes":2}}}}'),
 ]
 
 
