@@ -98,7 +98,7 @@ async def test_the_main_keys_stay_in_the_footer_at_80_columns_and_help_lists_the
 
 
 async def test_a_wide_footer_shows_every_key_and_no_help_key(app, host):
-    async with run(app, (200, 36)) as pilot:  # every key, fit, approvals, mute, search, zoom, mark and tile included
+    async with run(app, (230, 36)) as pilot:  # every key: fit, approvals, mute, search, zoom, mark, tile, export, info
         sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
         keys = await until(pilot, lambda: "remove" in footer_actions(app) and footer_actions(app), "every key")
