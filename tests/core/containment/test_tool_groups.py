@@ -12,10 +12,7 @@ from pathlib import Path
 from openclaw_tui.core.containment import credentials, sandbox
 from openclaw_tui.core.containment.sandbox import Mask
 
-from . import test_sandbox_credentials as creds
-from .test_sandbox_credentials import FOUND, make_host, needs_sandbox, run, write
-
-root = creds.root  # the scratch machine (a fixture): HOME, the runtime and state directories, a workdir
+from ...support.credhome import FOUND, make_host, needs_sandbox, run, write
 
 
 def planned_argv(workdir: Path) -> list[str]:
