@@ -7,7 +7,6 @@ are coalesced or resumed from the ring, never buffered without bound.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import os
@@ -29,12 +28,11 @@ from .approvalcalls import approvals_decide, approvals_history, approvals_list
 from .callers import CONFINED, CallerRefused, Confinement, confinement, peer_pid
 from .listener import KEEP_FILE, AlreadyServing, already_serving, is_live, take_lock
 from .operatorcalls import notify_mute, notify_test, refused
+from .rawpush import RawSubscription
 
 __all__ = ["AlreadyServing", "HostServer"]
 
-HIGH_WATER = 4 << 20  # bytes queued to a client before raw pushes wait
 DROP_S = 1.0  # at a handover: how long a dropped connection may take to send what it was sent last
-RAW_CHUNK = 256 << 10
 OUTPUT_EVENTS_S = 0.03  # output events for a connection go out together, this long after the first
 
 log = logging.getLogger(__name__)
@@ -155,7 +153,7 @@ class _Connection:
         self.unsubscribe_events: Any = None
         self.events = OutputCoalescer(self._push_event)
         self.output_to_send: set[str] = set()
-        self.raw: dict[str, _RawSubscription] = {}
+        self.raw: dict[str, RawSubscription] = {}
         self.closed = False
         self.reexec: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
@@ -381,7 +379,7 @@ class _Connection:
         if sessionId in self.raw:
             self.raw.pop(sessionId).stop()
         start = session.raw.start if offset is None else max(session.raw.start, check.offset("offset", offset))
-        sub = _RawSubscription(self, session, start)
+        sub = RawSubscription(self, session, start)
         self.raw[sessionId] = sub
         sub.schedule()
         return {"start": start, "end": session.raw.end}
@@ -462,49 +460,3 @@ HANDLERS: dict[str, Callable[..., Awaitable[Any]]] = {
     "notify.mute": _Connection.m_notify_mute,
     "notify.test": _Connection.m_notify_test,
 }
-
-
-class _RawSubscription:
-    """Pushes a session's raw bytes and terminal sizes to one connection from an offset, never more than it
-    can take. Each push says the size in force where its bytes start and every resize among them, so the
-    client's copy of the ring replays exactly as the host's (a resize with no output is pushed too)."""
-
-    def __init__(self, conn: _Connection, session: Session, offset: int) -> None:
-        self.conn = conn
-        self.session = session
-        self.offset = offset
-        self.sizes_sent = -1  # mark number the client has every size up to; the first push always goes
-        self.scheduled = False
-        self.unsubscribe = session.add_raw_listener(self.schedule)
-
-    def schedule(self) -> None:
-        if not self.scheduled:
-            self.scheduled = True
-            asyncio.get_running_loop().call_soon(self.push)
-
-    def push(self) -> None:
-        self.scheduled = False
-        if self.conn.closed:
-            return
-        if self.conn.backlog > HIGH_WATER:  # the client is behind: look again shortly, from the ring
-            self.scheduled = True
-            asyncio.get_running_loop().call_later(0.02, self.push)
-            return
-        ring = self.session.raw
-        start, data = ring.read(self.offset, RAW_CHUNK)
-        if not data and self.sizes_sent >= ring.marks_end:
-            return
-        end = start + len(data)
-        if self.sizes_sent < 0 or start > self.offset:  # the first push, or bytes were lost: start afresh
-            self.sizes_sent = ring.first_mark_after(start)
-        marks = [m for m in ring.marks_from(self.sizes_sent) if m.offset <= end]
-        self.sizes_sent = max(self.sizes_sent, ring.marks_base) + len(marks)
-        self.offset = end
-        payload = {"sessionId": self.session.id, "offset": start, "data": base64.b64encode(data).decode(),
-                   "size": ring.size_at(start), "sizes": [list(m) for m in marks]}
-        self.conn.send(p.notification("raw", payload))
-        if self.offset < ring.end:
-            self.schedule()
-
-    def stop(self) -> None:
-        self.unsubscribe()
