@@ -23,6 +23,17 @@ Stamps = list[tuple[int, float]]
 """When parts of a batch were read: (position in the batch, monotonic time), one per millisecond."""
 
 
+def read_some(fd: int, into: memoryview) -> int:
+    """Read what waits on ``fd`` into ``into``: the byte count, 0 at the end (EIO on a PTY master means its
+    slave side is gone, an end too); BlockingIOError when nothing waits."""
+    try:
+        return os.readv(fd, [into])
+    except OSError as exc:
+        if isinstance(exc, BlockingIOError) or exc.errno not in (errno.EIO, errno.EBADF):
+            raise
+        return 0
+
+
 class ReaderThread:
     """Reads ``fd`` (non-blocking) on a thread of its own until end of file, a pause, or :meth:`stop`.
 
@@ -74,18 +85,13 @@ class ReaderThread:
         idle_since = time.monotonic()
         while not self._stopping:
             try:
-                n = os.readv(self._fd, [view])
+                n = read_some(self._fd, view)
             except BlockingIOError:
                 now = time.monotonic()
                 if now - idle_since >= IDLE_S:
                     break
                 poller.poll(IDLE_S * 1000)
                 continue
-            except OSError as exc:  # EIO on a PTY master: the slave side is gone
-                if exc.errno not in (errno.EIO, errno.EBADF):
-                    raise
-                eof = True
-                break
             if not n:
                 eof = True
                 break

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import errno
 import fcntl
 import os
 import struct
@@ -23,7 +22,7 @@ from typing import Any
 import ptyprocess
 
 from .preexec import NO_ENTRY, Entry, in_child, launcher
-from .reader import ReaderThread, Stamps
+from .reader import ReaderThread, Stamps, read_some
 
 READ_SIZE = 65536
 MAX_BATCH = 1 << 20  # bytes read per wake-up at most
@@ -87,14 +86,9 @@ class Child:
         deadline = now + READ_SLICE_S
         while total < MAX_BATCH - READ_SIZE and (not total or now < deadline):
             try:
-                n = os.readv(fd, [view[total : total + READ_SIZE]])
+                n = read_some(fd, view[total : total + READ_SIZE])
             except BlockingIOError:
                 drained = True
-                break
-            except OSError as exc:  # EIO on a PTY master: the slave side is gone
-                if exc.errno not in (errno.EIO, errno.EBADF):
-                    raise
-                eof = True
                 break
             if not n:
                 eof = True
