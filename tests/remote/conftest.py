@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from openclaw_tui import ToolHost
 
 from ..support.hosts import hosting, serving
+from ..support.webrig import WebRig
 
 
 @pytest.fixture
@@ -33,3 +35,13 @@ def someone_elses_dir(sock_dir) -> Path:
     theirs.mkdir(mode=0o700)
     os.chown(theirs, 65534, 65534)
     return theirs
+
+
+@pytest.fixture
+async def web(sock_dir: Path) -> AsyncIterator[WebRig]:
+    """``openclaw-tui web`` on a free loopback port, serving a host of its own (the web tests)."""
+    rig = WebRig(sock_dir).start()
+    try:
+        yield rig
+    finally:
+        rig.close()

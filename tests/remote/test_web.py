@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -22,15 +21,6 @@ from ..support.webrig import WebRig
 ROUTES = ["/", "/ws", "/ws/some-ticket", "/title", "/static/js/textual.js", "/static/css/xterm.css", "/assets/page.js", "/nowhere"]
 HANDSHAKE = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
-
-
-@pytest.fixture
-async def web(sock_dir: Path) -> AsyncIterator[WebRig]:
-    rig = WebRig(sock_dir).start()
-    try:
-        yield rig
-    finally:
-        rig.close()
 
 
 async def test_every_route_refuses_a_request_without_the_token_and_starts_no_app(web: WebRig) -> None:

@@ -33,15 +33,6 @@ async def browser() -> AsyncIterator[Browser]:
         await started.close()
 
 
-@pytest.fixture
-async def web(sock_dir: Path) -> AsyncIterator[WebRig]:
-    rig = WebRig(sock_dir).start()
-    try:
-        yield rig
-    finally:
-        rig.close()
-
-
 async def opened(browser: Browser, web: WebRig) -> Tab:
     tab = await browser.open(web.url)
     await tab.loaded()

@@ -22,6 +22,19 @@ REFRESH_S = 2.0
 Job = tuple[Enclosure, Meter, float]
 
 
+def once(release: Callable[[], None]) -> Callable[[], None]:
+    """``release`` as a lease's end: calling it again does nothing (a frontend may leave twice)."""
+    done = False
+
+    def end() -> None:
+        nonlocal done
+        if not done:
+            done = True
+            release()
+
+    return end
+
+
 class FigureWatch:
     """The sessions' figures: kept fresh while anyone watches (:meth:`watch`), or on a call's read
     (:meth:`fresh`); ``publish`` hands watchers each refresh's figures, by session id."""
@@ -43,15 +56,10 @@ class FigureWatch:
         self._watchers += 1
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._keep())
-        gone = False
+        return once(self._leave)
 
-        def leave() -> None:
-            nonlocal gone
-            if not gone:
-                gone = True
-                self._watchers -= 1
-
-        return leave
+    def _leave(self) -> None:
+        self._watchers -= 1
 
     @property
     def watched(self) -> bool:

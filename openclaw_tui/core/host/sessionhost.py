@@ -34,6 +34,7 @@ from ..tools import (
     send_input,
     send_input_now,
 )
+from .figures import once
 from .reexec_state import Handover, capture, release, restore
 from .supervisor import Supervisor
 
@@ -286,15 +287,11 @@ class SessionHost:
         """An operator frontend watches for requests (``operatorAttached``) until the returned function is called."""
         approvals = self.supervisor.approvals
         approvals.approvers += 1
-        gone = False
 
         def leave() -> None:
-            nonlocal gone
-            if not gone:
-                gone = True
-                approvals.approvers -= 1
+            approvals.approvers -= 1
 
-        return leave
+        return once(leave)
 
     def watch_figures(self) -> Callable[[], None]:
         """A frontend shows the sessions' figures: every running session's ``details.resources`` is read
