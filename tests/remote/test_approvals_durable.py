@@ -9,6 +9,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+from openclaw_tui.core.journal import read_acts
 from openclaw_tui.core.journal.records import APPROVAL, read_json, scan
 from openclaw_tui.core.journal.restore import journal_name
 from openclaw_tui.remote.wire.client import HostClient
@@ -47,6 +48,11 @@ async def test_requests_and_decisions_are_journaled_and_a_crash_voids_what_still
             assert answer["details"]["status"] == "completed", answer
             await wait_for(lambda: [r["event"] for r in journaled(journal)] == ["requested", "requested", "decided"],
                            30, "the records on disk")
+            allowed = await requested(client.call, "echo allowed-once")
+            answer = await client.request("approvals.decide", {"approvalId": allowed["approvalId"],
+                                                               "decision": "allow-once"})
+            assert answer["details"]["status"] == "completed", answer
+            await wait_for(lambda: len(journaled(journal)) == 5, 30, "the approval's records on disk")
         records = journaled(journal)
         assert records[2]["decision"]["by"] == "operator" and records[2]["decision"]["tty"] == "/dev/pts/7"
         assert records[2]["decision"]["pid"] and records[2]["decision"]["client"]  # the connection's hello said who
@@ -65,6 +71,19 @@ async def test_requests_and_decisions_are_journaled_and_a_crash_voids_what_still
         assert journaled(journal)[-1]["decision"]["state"] == "void"  # the voiding is on disk too
     finally:
         await serve.close()
+
+    # the audit reads the same records: who asked, who decided, and how, on each reserved session
+    acts = read_acts(str(journal))
+    of = {sid: [(a.act, a.actor) for a in acts if a.session_id == sid and a.act != "ended"]
+          for sid in (decided["sessionId"], waiting["sessionId"], allowed["sessionId"])}
+    assert of[decided["sessionId"]] == [("approval-requested", "main"), ("denied", "operator")], of
+    assert of[allowed["sessionId"]][:3] == [("approval-requested", "main"), ("approved", "operator"),
+                                            ("started", "main")], of
+    assert of[waiting["sessionId"]][:2] == [("approval-requested", "main"), ("denied", "host")], of
+    said = {(a.session_id, a.act): a.detail for a in acts}
+    assert "echo decided" in said[(decided["sessionId"], "approval-requested")]
+    assert said[(decided["sessionId"], "denied")] == "denied: no"
+    assert said[(waiting["sessionId"], "denied")].startswith("void")
 
 
 async def test_pending_requests_survive_a_reexec_with_their_expiry_and_are_decided_after(tmp_path) -> None:

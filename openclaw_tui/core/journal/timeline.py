@@ -20,6 +20,11 @@ from .replay import RecoveredSession, replay
 ACTS = ("started", "input", "resized", "approval-requested", "approved", "denied", "killed", "removed", "ended",
         "host-died", "reexec")
 HOST, OPERATOR = "host", "operator"
+# Acts within one millisecond, in the order they cause each other: a decision before the start it allows, an
+# end before the removal of what ended.
+_CAUSAL = ("approval-requested", "approved", "denied", "started", "input", "resized", "killed", "ended",
+           "host-died", "removed", "reexec")
+assert sorted(_CAUSAL) == sorted(ACTS)
 _DECIDED = {"approved": "approved", "denied": "denied", "expired": "denied", "withdrawn": "denied", "void": "denied"}
 
 
@@ -150,6 +155,6 @@ def read_acts(root: str, since: int | None = None, agent: str | None = None,
     acts = [a for s in sessions for a in session_acts(s)] + host_acts(events)
     owners = {s.session_id: s.meta.get("agent") or OPERATOR for s in sessions}
     owners.update({str(e.get("sessionId")): e.get("agent") or OPERATOR for e in events if "agent" in e})
-    unique = sorted(set(acts), key=lambda a: (a.at, ACTS.index(a.act)))
+    unique = sorted(set(acts), key=lambda a: (a.at, _CAUSAL.index(a.act)))
     return [a for a in unique if (since is None or a.at >= since) and (session is None or a.session_id == session)
             and (agent is None or owners.get(a.session_id or "") == agent or a.actor == agent)]
