@@ -7,6 +7,7 @@ xterm terminal; keys are the browser's own key events.
 
 from __future__ import annotations
 
+import secrets
 import struct
 import subprocess
 import sys
@@ -14,9 +15,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from aiohttp import web
+
+from openclaw_tui.remote.web import WebOptions
+from openclaw_tui.remote.web.webserve import WebServer
+from openclaw_tui.remote.web.webstart import listening_socket
 
 from ..support.browser import VIEW, Browser, Tab, need_chromium
 from ..support.tmuxpane import host_pid
+from ..support.waiting import wait_for
 from ..support.webrig import WebRig
 
 PROMPT = "read -p 'Your name? ' n; echo \"hello $n\""
@@ -118,3 +125,32 @@ async def test_a_fifth_tab_is_refused_with_a_page_that_says_why(browser: Browser
     await fifth.reload()
     await fifth.shows("openclaw-tui")
     assert len(web.tabs()) == 4
+
+
+MESSAGE = "document.querySelector('.closed-dialog .message').textContent"
+BROKEN = "import sys; print('starting', file=sys.stderr); raise SystemExit('the dashboard broke: no terminal')"
+
+
+async def test_a_tab_whose_dashboard_fails_says_why_in_the_page(browser: Browser) -> None:
+    """The tab's own process fails (here a stand-in for the dashboard that writes to stderr and exits 1): the
+    page names the status and the last words, in place of the plain "closed"."""
+    said: list[str] = []
+    token = secrets.token_urlsafe(16)
+    sock = listening_socket("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    server = WebServer(WebOptions(token=token, tab_argv=[sys.executable, "-c", BROKEN]), port, said.append)
+    server.serving.set()  # no host: the tab's process is no dashboard
+    runner = web.AppRunner(server.app, access_log=None)
+    await runner.setup()
+    await web.SockSite(runner, sock).start()
+    try:
+        tab = await browser.open(f"http://127.0.0.1:{port}/?token={token}")
+        await tab.loaded()
+        await tab.wait_value(MESSAGE, "The dashboard exited with status 1: starting the dashboard broke: no terminal")
+        assert await tab.evaluate("document.body.classList.contains('-closed')")
+        await wait_for(lambda: any("tab 1 closed (its dashboard exited with 1" in line for line in said), 30,
+                       f"the log to say so; it said {said}")
+        await tab.close()  # and its title stream with it, which the server's cleanup would wait for
+    finally:
+        await server.close()
+        await runner.cleanup()

@@ -10,6 +10,10 @@ textual-serve's ``AppService`` speaks Textual's web driver protocol with the app
 that process without a shell, in a session of its own, and makes sure it ends: it is asked to quit (the
 dashboard then detaches, leaving the sessions running), and its process group is terminated if it has not
 gone within :data:`QUIT_S`.
+
+A dashboard that ends on its own before it drew, or with a failing status (no host answers, it crashed),
+leaves its last words (the end of its stderr) as the tab's :attr:`Tab.why`, which the page asks for
+(``/why/TICKET``) and shows in place of the plain "The dashboard closed".
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import secrets
 import shlex
 import signal
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from aiohttp import WSMsgType, web
@@ -32,6 +37,9 @@ CLAIM_S = 30.0  # a served page's script connects within a second or two
 HELD_MAX = 1 << 20  # bytes kept for a page that has not connected yet (a few KB are the first frame)
 FRAME_BYTES = 100  # a packet this large is a frame, not the driver's opening modes (as textual.js reads it)
 NOT_TO_THE_TAB = ("TMUX", "TMUX_PANE")  # the tab's terminal is the browser: a copy must not go to our tmux
+SAID_BYTES = 4096  # the end of a dashboard's stderr kept for its page (a traceback's last lines)
+SAID_LINES = 3
+TICKETS_KEPT = 32  # tabs whose page may still ask why they closed
 
 
 def _size(value: object, default: int) -> int:
@@ -58,6 +66,10 @@ class Tab(AppService):
         # ready from its input thread, unsafely: the app then hangs (and ignores SIGTERM). So neither is
         # sent before this.
         self.drawn = asyncio.Event()
+        self.why: str | None = None  # why it ended on its own, when that was a failure (see the module's doc)
+        self._said = b""
+        self._hearing: asyncio.Future[None] | None = None
+        self._asked = False  # the quit was sent: an end after it is the tab's closing, no failure
 
     @property
     def pid(self) -> int | None:
@@ -68,7 +80,10 @@ class Tab(AppService):
         await self.started.wait()
         if self._process is None:
             return
-        await self._until_drawn()
+        await self._until_drawn(or_ended=True)
+        if self.closed.is_set():  # it ended before it drew: the page closes, and asks why
+            await websocket.close()
+            return
         for item in self._held:
             await (websocket.send_bytes(item) if isinstance(item, bytes) else websocket.send_str(item))
         self._held.clear()
@@ -81,11 +96,15 @@ class Tab(AppService):
     async def _send_str(self, data: str) -> None:
         await self._send(data)
 
-    async def _until_drawn(self) -> None:
+    async def _until_drawn(self, or_ended: bool = False) -> None:
+        """Until its first frame (or, ``or_ended``, its end), or :data:`QUIT_S`."""
+        events = (self.drawn, self.closed) if or_ended else (self.drawn,)
+        waits = [asyncio.ensure_future(event.wait()) for event in events]
         try:
-            await asyncio.wait_for(self.drawn.wait(), QUIT_S)
-        except TimeoutError:
-            pass
+            await asyncio.wait(waits, timeout=QUIT_S, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
 
     async def _send(self, data: bytes | str) -> None:
         if isinstance(data, bytes) and len(data) > FRAME_BYTES:
@@ -106,9 +125,35 @@ class Tab(AppService):
             self.closed.set()
 
     async def _close(self) -> None:
+        """The app said it exited, or its output ended: its process is exiting. Its last words first, so the
+        page that sees its WebSocket close can ask for them."""
+        if not self._asked and self._process is not None:
+            for pending in (self._hearing, self._process.wait()):
+                if pending is not None:
+                    try:
+                        await asyncio.wait_for(asyncio.shield(pending), GRACE_S)
+                    except TimeoutError:
+                        pass
+            status = self._process.returncode
+            if status != 0 or not self.drawn.is_set():
+                self.why = _why(status, self._said)
         self.closed.set()
         if self.websocket is not None:
             await self.websocket.close()
+
+    async def run(self) -> None:
+        """textual-serve's reading of the app, and its end when the app never said it exited (it failed
+        before Textual started, or died)."""
+        try:
+            await super().run()
+        finally:
+            if not self.closed.is_set():
+                await self._close()
+
+    async def _hear(self, stderr: asyncio.StreamReader) -> None:
+        """Keep the end of the app's stderr (textual-serve would copy it to the server's stdout)."""
+        while chunk := await stderr.read(SAID_BYTES):
+            self._said = (self._said + chunk)[-SAID_BYTES:]
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         env = super()._build_environment(width, height)
@@ -117,11 +162,15 @@ class Tab(AppService):
         return env
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
-        self._process = await asyncio.create_subprocess_exec(
+        process = await asyncio.create_subprocess_exec(
             *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height), start_new_session=True)
-        self._stdin = self._process.stdin
-        return self._process
+        assert process.stderr is not None
+        self._hearing = asyncio.ensure_future(self._hear(process.stderr))
+        process.stderr = silent = asyncio.StreamReader()  # what AppService reads: we heard it already
+        silent.feed_eof()
+        self._process, self._stdin = process, process.stdin
+        return process
 
     async def end(self) -> int | None:
         """Ask the app to quit, wait for its process, terminate its group if it lingers; its exit status."""
@@ -130,6 +179,7 @@ class Tab(AppService):
             return None
         if process.returncode is None:
             await self._until_drawn()
+            self._asked = True
             await self.send_meta({"type": "quit"})
         for sig in (None, signal.SIGTERM, signal.SIGKILL):
             if sig is not None:
@@ -148,7 +198,17 @@ class Tab(AppService):
             except TimeoutError:
                 self._task.cancel()
             self._task = None
+        if self._hearing is not None:
+            self._hearing.cancel()
         return process.returncode
+
+
+def _why(status: int | None, said: bytes) -> str:
+    """A failed dashboard's end in words: its status and the last lines it wrote to stderr."""
+    lines = [line.strip() for line in said.decode("utf-8", "replace").splitlines() if line.strip()]
+    how = f"exited with status {status}" if status is not None and status >= 0 else (
+        f"was ended by signal {-status}" if status is not None else "ended")
+    return f"The dashboard {how}" + (": " + " ".join(lines[-SAID_LINES:]) if lines else ".")
 
 
 class Tabs:
@@ -164,6 +224,7 @@ class Tabs:
         self.argv, self.limit, self.log = list(argv), limit, log
         self.open: set[Tab] = set()
         self._unclaimed: dict[str, Tab] = {}
+        self._tickets: OrderedDict[str, Tab] = OrderedDict()  # recent tabs, for their pages' ``why``
         self._opened = 0
         self._freed = asyncio.Event()
         self._running: set[asyncio.Task[None]] = set()
@@ -193,7 +254,9 @@ class Tabs:
         self._opened += 1
         number = self._opened
         ticket = secrets.token_urlsafe(16)
-        self._unclaimed[ticket] = tab
+        self._unclaimed[ticket] = self._tickets[ticket] = tab
+        while len(self._tickets) > TICKETS_KEPT:
+            self._tickets.popitem(last=False)
         task = asyncio.get_running_loop().create_task(self._run(tab, number, ticket, remote, width, height))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -204,6 +267,7 @@ class Tabs:
             try:
                 await tab.start(width, height)
             except OSError as exc:
+                tab.why = f"The dashboard could not start: {exc}"
                 self.log(f"tab {number} could not start {tab.argv[0]}: {exc}")
                 tab.closed.set()
                 return
@@ -223,7 +287,7 @@ class Tabs:
             self.open.discard(tab)
             self._freed.set()
             self.log(f"tab {number} closed (its dashboard exited with {status}; {len(self.open)} of "
-                     f"{self.limit} open)")
+                     f"{self.limit} open)" + (f": {tab.why}" if tab.why else ""))
             if tab.websocket is not None:
                 await tab.websocket.close()
 
@@ -240,6 +304,12 @@ class Tabs:
         finally:
             tab.closed.set()  # the tab closed: its dashboard ends (see _run)
         return websocket
+
+    def why(self, ticket: str) -> str | None:
+        """Why the tab ``ticket`` names ended on its own, if it failed (None while it runs, or when it
+        closed as tabs do)."""
+        tab = self._tickets.get(ticket)
+        return tab.why if tab is not None else None
 
     @staticmethod
     async def _relay(websocket: web.WebSocketResponse, tab: Tab) -> None:

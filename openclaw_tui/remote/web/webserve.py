@@ -62,6 +62,7 @@ class WebServer:
         self.app.on_response_prepare.append(add_security_headers)
         self.app.add_routes([web.get("/", self.index, allow_head=False), web.get("/ws", self.websocket),
                              web.get("/ws/{ticket}", self.claim), web.get("/title", self.title),
+                             web.get("/why/{ticket}", self.why),
                              web.static("/static", CLIENT), web.static("/assets", ASSETS)])
 
     def _full(self, request: web.Request) -> web.Response:
@@ -82,6 +83,11 @@ class WebServer:
 
     async def claim(self, request: web.Request) -> web.StreamResponse:
         return await self.tabs.serve(request, request.match_info["ticket"])
+
+    async def why(self, request: web.Request) -> web.Response:
+        """Why a page's dashboard ended, when it failed (204 when it did not, or is unknown)."""
+        said = self.tabs.why(request.match_info["ticket"])
+        return web.Response(text=said) if said else web.Response(status=204)
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         """A WebSocket with no page before it (a client of its own): its dashboard starts now."""

@@ -28,3 +28,19 @@ const focusOnce = new MutationObserver(() => {
 window.addEventListener("DOMContentLoaded", () => {
   focusOnce.observe(document.body, { attributes: true, attributeFilter: ["class"] });
 });
+
+// A dashboard that failed (no host answered, it crashed) left its last words: they replace the plain
+// "closed" message. The page's dashboard is named by the ticket ending its WebSocket's address.
+const closedOnce = new MutationObserver(async () => {
+  if (!document.body.classList.contains("-closed")) return;
+  closedOnce.disconnect();
+  const address = document.querySelector("#terminal").dataset.sessionWebsocketUrl;
+  const ticket = address.slice(address.lastIndexOf("/") + 1);
+  const answer = await fetch(`/why/${encodeURIComponent(ticket)}`);
+  if (answer.status === 200) {
+    document.querySelector(".closed-dialog .message").textContent = await answer.text();
+  }
+});
+window.addEventListener("DOMContentLoaded", () => {
+  closedOnce.observe(document.body, { attributes: true, attributeFilter: ["class"] });
+});
