@@ -5,8 +5,8 @@ P1  drain ratio: ``cat`` of a 100 MB generated file through a PTY session draine
     times recorded (the headline figure). The session runs on the host, as the baseline's ``cat`` does;
     beside it, in the same rounds: the same run watched (a live view fed at 30 frames a second, as the
     dashboard does), sandboxed (the default where bubblewrap works; bwrap's start-up of a few tens of ms
-    included), on a host that journals its sessions (as every host serving a socket does), without output
-    times, and with the previous reader (the event loop's own, no reader thread).
+    included), on a host that journals its sessions (as every host serving a socket does), and without
+    output times.
 P4  flood memory: host RSS growth while one session prints 1 GB (the host journals it).
 P5  idle session memory: host RSS growth per idle background pipe session, over 1000 sessions (journaled).
 
@@ -27,7 +27,6 @@ import psutil
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from openclaw_tui import ToolHost
-from openclaw_tui.core.containment import runner
 from openclaw_tui.core.session import capture
 from openclaw_tui.terminal import LiveView
 
@@ -73,13 +72,12 @@ def journaled_host(state: str, config: str | None = None) -> ToolHost:
     return ToolHost(env={"XDG_STATE_HOME": state}, config_path=config)
 
 
-async def host_drain(host: ToolHost, path: str, watched: bool = False, timed: bool = True,
-                     threaded: bool = True) -> float:
-    capture.OutputCapture.timed, runner.Child.threaded = timed, threaded
+async def host_drain(host: ToolHost, path: str, watched: bool = False, timed: bool = True) -> float:
+    capture.OutputCapture.timed = timed
     try:
         return await _drain(host, path, watched)
     finally:
-        capture.OutputCapture.timed = runner.Child.threaded = True
+        capture.OutputCapture.timed = True
 
 
 async def _drain(host: ToolHost, path: str, watched: bool) -> float:
@@ -106,7 +104,7 @@ def rss_mb() -> float:
     return psutil.Process().memory_info().rss / (1 << 20)
 
 
-P1_RUNS = ("timed", "watched", "sandboxed", "journaled", "untimed", "loop reader")
+P1_RUNS = ("timed", "watched", "sandboxed", "journaled", "untimed")
 
 
 async def p1(mb: int, rounds: int) -> dict[str, float]:
@@ -133,7 +131,6 @@ async def p1(mb: int, rounds: int) -> dict[str, float]:
                 runs["sandboxed"].append(await host_drain(default, path))
                 runs["journaled"].append(await host_drain(journaling, path))
                 runs["untimed"].append(await host_drain(on_host, path, timed=False))
-                runs["loop reader"].append(await host_drain(on_host, path, timed=False, threaded=False))
     return {name: min(base) / min(times) for name, times in runs.items()}
 
 
@@ -198,8 +195,6 @@ async def main() -> None:
         print(f"   the same run sandboxed (the default where bwrap works): {ratios['sandboxed']:.2f}", flush=True)
         print(f"   the same run on a host journaling its sessions: {ratios['journaled']:.2f}", flush=True)
         print(f"   the same run without output times: {ratios['untimed']:.2f}", flush=True)
-        print(f"   the previous reader (the event loop's, no reader thread; no times): {ratios['loop reader']:.2f}",
-              flush=True)
     if args.only is None:
         in_fresh_process("p4", args)
         in_fresh_process("p5", args)

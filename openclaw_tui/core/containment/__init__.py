@@ -4,9 +4,8 @@ A session runs in one container, named by ``details.containment``: its own cgrou
 host can make one, else a marked family under a subreaper host, or bubblewrap's PID namespace in the sandbox
 (``enclosures``). The host's side (``hostcontainment``) sets up what must survive the host's sudden death (the
 ``watchdog``, the ``liverecord``) and answers which session a process belongs to, for the socket's caller
-check. ``runner`` starts a child under a pipe or a PTY and moves its bytes on the event loop, handing a stream that
-floods to a blocking reader thread of its own until the flood pauses (``reader``: a read loop's speed, one
-wake-up of the loop per batch, each read stamped with its time), ``preexec`` is the child's step into its container
+check. ``runner`` starts a child under a pipe or a PTY and moves its bytes on the event loop (each read stamped with
+its time, once a millisecond), ``preexec`` is the child's step into its container
 before the command runs, ``sandbox`` wraps a run in bubblewrap, ``leftovers`` finds a session's family without
 a cgroup and ends what a dead host left, and ``run`` is what the launcher keeps while a run lives;
 ``credentials`` is the table of the stores where the user's tools keep their credentials, which sandboxed runs

@@ -26,7 +26,7 @@ marks, text, and the characters a flood skipped (cheap in-memory edits; the jour
 arrived (a ``TimeMark`` at its offset, kept only when the millisecond changed, so a flood costs a mark a
 millisecond at most), and every size mark its time; the times come from the session's ``SessionClock``, the
 monotonic clock anchored once to the wall clock, so a recording never jumps when the system clock is set.
-A reader thread stamps its reads itself and hands the stamps with the bytes. ``recording`` takes a copy of
+The runner stamps its reads as it makes them and hands the stamps with the bytes. ``recording`` takes a copy of
 all of it for an export (``Recording``), cut by a ``Window``, and writes a pipe session's timed text.
 
 **The text buffers** (``buffers``). A child may print a gigabyte; the host must keep a bounded amount whatever

@@ -78,7 +78,7 @@ class OutputCapture:
 
     def ingest(self, stream: str, data: bytes, stamps: list[tuple[int, float]] | None = None) -> None:
         """Raw bytes from the child (``stream`` is stdout or stderr), on the loop. ``stamps``: when parts of
-        them were read, as (position in ``data``, monotonic time), for bytes a reader thread gathered;
+        them were read, as (position in ``data``, monotonic time), for bytes one wake-up gathered;
         without them the bytes arrived now."""
         now = now_ms()
         start = self.raw.end

@@ -134,7 +134,7 @@ class Session:
 
     # -- output ---------------------------------------------------------------------------------
     def on_data(self, stream: str, data: bytes, stamps: list[tuple[int, float]] | None = None) -> None:
-        """Runner callback: raw bytes from the child, on the loop (``stamps``: when a reader thread read
+        """Runner callback: raw bytes from the child, on the loop (``stamps``: when the runner read
         them). The capture and the mode scan see every byte at once; a PTY program's terminal queries are
         answered as they arrive."""
         self.capture.ingest(stream, data, stamps)
