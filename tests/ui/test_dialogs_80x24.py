@@ -1,5 +1,5 @@
-"""At 80x24 every dialog shows its title, its fields and its buttons without scrolling: new command, send keys,
-paste, kill, quit and the approval queue, each opened by its key on a real host's real sessions."""
+"""At 80x24 every dialog shows its title, its fields and its buttons without scrolling: new command, re-run,
+send keys, paste, kill, quit and the approval queue, each opened by its key on a real host's real sessions."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ async def test_every_dialog_shows_its_title_fields_and_buttons_at_80x24_without_
     async with run(app, SMALL) as pilot:
         sid = await start_background(host.call, "cat", pty=True, workdir="/tmp")
         await until(pilot, lambda: app.workspace.select(sid) and selected(app) == sid, "the session selected")
-        for key, kind in (("n", NewCommandDialog), ("k", SendKeysDialog), ("p", PasteDialog), ("x", ConfirmDialog),
-                          ("q", QuitDialog)):
+        for key, kind in (("n", NewCommandDialog), ("R", NewCommandDialog), ("k", SendKeysDialog),
+                          ("p", PasteDialog), ("x", ConfirmDialog), ("q", QuitDialog)):
             await check(pilot, app, key, kind)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 
 from openclaw_tui.ui.dialogs import NewCommandDialog, SessionInfo
+from openclaw_tui.ui.dialogs.session_info import info_text
 from openclaw_tui.ui.sessions.list import SessionList
 from openclaw_tui.ui.sessions.rows import CpuWarning, ordered
 
@@ -77,6 +78,18 @@ async def test_info_shows_the_process_tree_ports_and_environment(app, host):
         assert "/tmp" in body and "containment" in body and "timeout" in body and "left" in body
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, SessionInfo), "closed")
+
+
+def test_the_info_trees_command_lines_are_cut_to_the_dialogs_width() -> None:
+    """At 80x24 the dialog has 72 cells: a sandbox launcher's long command line stays on its own row."""
+    launcher = "/usr/bin/bwrap " + "--ro-bind /dev/null /root/.netrc " * 20 + "-- bash -c 'top -d 2'"
+    tree = [{"pid": 10 + depth, "ppid": 9 + depth, "command": launcher if depth < 2 else "top -d 2",
+             "cpuPercent": 0.0, "rssBytes": 1 << 21, "state": "S"} for depth in range(3)]
+    details = {"sessionId": "calm-fox", "resources": {"processes": 3, "tree": tree, "listening": []}}
+    for width in (72, 96):
+        rows = [line for line in info_text(details, width=width).plain.splitlines() if " 2M " in line]
+        assert len(rows) == 3 and all(len(line) <= width for line in rows), rows
+        assert rows[0].endswith("top -d 2'") and "bwrap" in rows[1] and rows[2].endswith("    top -d 2")
 
 
 async def test_sort_cycles_the_order_and_the_agent_filter_counts_that_agents_sessions(app, host):

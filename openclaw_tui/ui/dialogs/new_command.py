@@ -23,6 +23,7 @@ WHERE_IT_RUNS = (
     "the host (gateway): whatever you may."
 )
 LOCAL = "local"
+SHORT_ROWS = 32  # a re-run's dialog (its environment box too) on a screen shorter than this drops its long help
 
 
 class StateCheckbox(Checkbox):
@@ -62,7 +63,7 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
                              allow_blank=False, id="node")
             yield Input(self.workdir, placeholder="working directory (empty on a node: its host's own)",
                         id="workdir")
-            yield Label(WHERE_IT_RUNS, classes="dialog-help", id="new-command-where")
+            yield Label(WHERE_IT_RUNS, classes="dialog-help long-help", id="new-command-where")
             if self.rerun_of:
                 env = self.previous.get("env") or {}
                 yield Label("environment, one NAME=value a line (*** keeps the old session's value)",
@@ -72,7 +73,7 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
                 yield StateCheckbox("pty (interactive)", value=self.previous.get("pty", True), id="pty")
                 yield StateCheckbox("background", value=self.previous.get("background", True), id="background")
             yield Label("The run stays listed after it ends. Not in the background: the view switches to it, "
-                        "and keys go to it at once (PTY).", classes="dialog-help")
+                        "and keys go to it at once (PTY).", classes="dialog-help long-help")
             yield Label(self.error, id="new-command-error", classes="dialog-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Run", id="run", variant="primary")
@@ -81,6 +82,10 @@ class NewCommandDialog(FormDialog[dict[str, Any] | None]):
     def on_mount(self) -> None:
         self.query_one("#new-command-error", Label).display = bool(self.error)  # no empty row: 24 lines hold it all
         self.query_one("#command", Input).focus()
+        self.on_resize()
+
+    def on_resize(self) -> None:
+        self.set_class(bool(self.rerun_of) and self.app.size.height < SHORT_ROWS, "-short")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """A working directory of this machine means nothing on a node: the default follows the choice."""

@@ -23,10 +23,13 @@ from .base import Dialog
 
 REDRAW_S = 2.0
 COMMAND_MAX = 64  # a process's command line in the tree, cut in the middle (a sandbox's launcher runs long)
+ROW_PREFIX = 29  # a tree row's columns before its command: pid, cpu, rss, state
 
 
-def info_text(d: Mapping[str, Any], now_s: float | None = None) -> Text:
-    """What the dialog says of the session whose ``details`` are ``d``."""
+def info_text(d: Mapping[str, Any], now_s: float | None = None, width: int | None = None) -> Text:
+    """What the dialog says of the session whose ``details`` are ``d``; ``width``: the cells it has, which
+    the tree's command lines are cut to (one line a process)."""
+    commands = COMMAND_MAX if width is None else min(COMMAND_MAX, width - ROW_PREFIX)
     now_s = time.time() if now_s is None else now_s
     text = Text()
 
@@ -57,7 +60,7 @@ def info_text(d: Mapping[str, Any], now_s: float | None = None) -> Text:
         text.append(f"  {'pid':>7}  {'cpu':>5}  {'rss':>5}  st  command\n", style="dim")
         for depth, row in _tree(figures.get("tree") or []):
             text.append(f"  {row['pid']:>7}  {row['cpuPercent']:>4.0f}%  {size_label(int(row['rssBytes'])):>5}  "
-                        f"{row['state'][:1]:<2}  {'  ' * depth}{_cut(row['command'], COMMAND_MAX - 2 * depth)}\n")
+                        f"{row['state'][:1]:<2}  {'  ' * depth}{_cut(row['command'], commands - 2 * depth)}\n")
         ports = figures.get("listening") or []
         text.append("\nports", style="bold")
         text.append("  none\n" if not ports else "\n", style="dim" if not ports else "")
@@ -116,9 +119,14 @@ class SessionInfo(Dialog[None]):
 
     def on_mount(self) -> None:
         self.set_interval(REDRAW_S, self.redraw)
+        self.call_after_refresh(self.redraw)  # once its width is known
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.redraw)
 
     def redraw(self) -> None:
-        self.query_one("#info-body", Static).update(info_text(self.session.details()))
+        body = self.query_one("#info-body", Static)
+        body.update(info_text(self.session.details(), width=body.content_size.width or None))
 
     def action_close(self) -> None:
         self.dismiss(None)
