@@ -271,7 +271,9 @@ class DashboardApp(App[int]):
         sessions = self.sessions()
         agent = self.workspace.query_one(FilterBar).row_filter.agent
         self.header.show_agent(None if agent == ALL_AGENTS else agent)
-        self.header.show_counts(counts(s for s in sessions if agent in (ALL_AGENTS, agent_label(s))))
+        every = counts(sessions)
+        shown = every if agent == ALL_AGENTS else counts(s for s in sessions if agent_label(s) == agent)
+        self.header.show_counts(shown, every["running"])
         self.header.show_nodes(self.host.node_states)
         journal = self.host.journal_status
         problem = None if journal.get("saving") else journal.get("problem")

@@ -36,6 +36,7 @@ class SummaryHeader(Widget):
         self.journal_problem: str | None = None  # why the host's sessions are not being saved to disk
         self.quit_key = "q"  # as bound now (the keymap may remap it)
         self.counts = {"running": 0, "waiting": 0, "finished": 0, "failed": 0}
+        self.running_all = 0
         self.unreachable: list[str] = []  # the nodes that do not answer now
         self.approvals = 0  # requests waiting for the operator's approval
         self.agent: str | None = None  # the agent filter: the counts are this agent's
@@ -50,9 +51,12 @@ class SummaryHeader(Widget):
             self.approvals = count
             self.refresh()
 
-    def show_counts(self, counts: dict[str, int]) -> None:
-        if counts != self.counts:
-            self.counts = dict(counts)
+    def show_counts(self, counts: dict[str, int], running_all: int | None = None) -> None:
+        """``counts``: the sessions shown (one agent's, under the agent filter); ``running_all``: every running
+        session, which quitting keeps or ends whatever the filter (the same as ``counts`` when omitted)."""
+        running_all = counts["running"] if running_all is None else running_all
+        if counts != self.counts or running_all != self.running_all:
+            self.counts, self.running_all = dict(counts), running_all
             self.refresh()
 
     def show_journal_problem(self, problem: str | None) -> bool:
@@ -138,7 +142,7 @@ class SummaryHeader(Widget):
 
     def _right(self, form: int) -> Text:
         """Form 0: where the host serves and what quitting does; 1: shorter; 2: what quitting does alone."""
-        running, q = self.counts["running"], self.quit_key
+        running, q = self.running_all, self.quit_key
         quitting = (f"{q}: keep running or end {running}", f"{q}: keep or end {running}",
                     f"{q}: keep/end {running}")[form] if running else f"{q} quits"
         if form == 2:

@@ -107,6 +107,7 @@ async def test_sort_cycles_the_order_and_the_agent_filter_counts_that_agents_ses
         await pilot.press("at")
         await until(pilot, lambda: listed.ids == [busy], "agent a's only")
         await until(pilot, lambda: "a: 1 running" in header(app), "the header counts agent a's")
+        assert "end 2" in header(app), header(app)  # what quitting keeps or ends: every agent's sessions
         await pilot.press("at", "at")  # b, then all
         await until(pilot, lambda: listed.ids == [quiet, busy], "all agents")
         await until(pilot, lambda: "a:" not in header(app) and "2 running" in header(app), "every agent counted")
