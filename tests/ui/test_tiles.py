@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 
 from openclaw_tui.ui import DashboardApp, make_app
@@ -29,6 +30,10 @@ ECHOER = "printf 'tile %s ready\\n' {n}; while read -r line; do echo \"got:$line
 
 def tiles(app: DashboardApp) -> list[Tile]:
     return app.query_one(TileGrid).tiles
+
+
+def title(tile: Tile) -> str:
+    return Text.from_markup(str(tile.border_title)).plain
 
 
 def tile_text(tile: Tile) -> str:
@@ -140,6 +145,22 @@ async def test_a_pipe_session_tiles_beside_a_pty_one_and_its_output_arrives(app:
         await pilot.press("v")
         await until(pilot, lambda: len(tiles(app)) == 2, "two tiles")
         await until(pilot, lambda: "pipe-line-3" in tile_text(tiles(app)[1]), "the pipe's lines as they come")
+
+
+async def test_a_tiled_session_that_is_removed_keeps_its_tile_as_last_seen_titled_removed(app: DashboardApp):
+    async with run(app, BIG) as pilot:
+        gone, stays = await started(pilot, app, 2)
+        await mark(pilot, app, [gone, stays])
+        await pilot.press("v")
+        await until(pilot, lambda: len(tiles(app)) == 2 and "tile 0 ready" in tile_text(tiles(app)[0]), "two tiles")
+        await app.host.call({"tool": "process", "action": "kill", "sessionId": gone})
+        await until(pilot, lambda: not app.host.session(gone).running, "the kill")
+        removed = await app.host.call({"tool": "process", "action": "remove", "sessionId": gone})
+        assert removed["details"]["status"] == "completed", removed
+        await until(pilot, lambda: title(tiles(app)[0]).startswith(f"{gone} · ")
+                    and " · removed" in title(tiles(app)[0]), "the tile titled removed")
+        assert "tile 0 ready" in tile_text(tiles(app)[0])  # its last screen stays
+        assert title(tiles(app)[1]).endswith(" · running") and len(tiles(app)) == 2
 
 
 async def test_the_keymap_remaps_mark_and_tile_by_id(host):
