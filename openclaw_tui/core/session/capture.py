@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from .record import SessionRecord
 
 TEXT_DELAY_S = 0.05  # how long raw bytes may wait before they are turned into text
+FLOOD_TEXT_DELAY_S = 0.25  # the same while output outruns the text's cap: each conversion decodes a whole
+# tail's worth that the next one drops again (a tenth of a flood's drain at 20 a second); a read of the
+# text still converts at once
 BACKLOG_MAX = 4 << 20  # raw bytes waiting for conversion before it happens at once
 TIME_MARK_MS = 1000  # output times are known to this precision (``logs --since``)
 TIME_MARKS = 4096  # marks kept: an hour of output that never pauses, far more with pauses
@@ -64,6 +67,8 @@ class OutputCapture:
         self._decoders = {STDOUT: StreamText(), STDERR: StreamText()}
         self._backlog: list[tuple[str, bytes]] = []  # raw bytes not yet turned into text
         self._backlog_size = 0
+        self._text_delay = TEXT_DELAY_S
+        self._dropped = False  # the backlog was cut to the tail since the last conversion: a flood
         self._on_text = on_text
         self.arrived = asyncio.Event()
         """Set when new text is added: a timed poll waits on it (and clears it)."""
@@ -98,11 +103,11 @@ class OutputCapture:
         if not self._times or now - self._times[-1][0] >= TIME_MARK_MS:
             self._times.append((now, self._text.total_chars, start))
         if not self._backlog:
-            asyncio.get_running_loop().call_later(TEXT_DELAY_S, self._convert_backlog)
+            asyncio.get_running_loop().call_later(self._text_delay, self._convert_backlog)
         self._backlog.append((stream, data))
         self._backlog_size += len(data)
-        if self._backlog_size > BACKLOG_MAX:  # a pipe can outrun the timer by far: bound the memory
-            self._convert_backlog()
+        if self._backlog_size > BACKLOG_MAX and not self._drop_to_tail():  # a pipe can outrun the timer by
+            self._convert_backlog()  # far: bound the memory
         self.last_ms = now
         self._last_mono = time.monotonic()
 
@@ -150,12 +155,22 @@ class OutputCapture:
     def _convert_backlog(self) -> None:
         if not self._backlog:
             return
-        backlog, self._backlog, size, self._backlog_size = self._backlog, [], self._backlog_size, 0
-        keep = self._text.max_chars + 65536  # bytes enough to refill the tail (less if much is stripped)
-        if size > keep and len(self._text.head) >= self._text.head_max:
-            backlog = self._skip_to_tail(backlog, size - keep)
+        flooding = self._drop_to_tail() or self._dropped
+        self._text_delay, self._dropped = (FLOOD_TEXT_DELAY_S if flooding else TEXT_DELAY_S), False
+        backlog, self._backlog, self._backlog_size = self._backlog, [], 0
         for stream, data in backlog:
             self._append_text(stream, self._decoders[stream].feed(data))
+
+    def _drop_to_tail(self) -> bool:
+        """Once the head is full, cut a backlog longer than the tail holds to what refills it, unconverted;
+        whether it was cut."""
+        keep = self._text.max_chars + 65536  # bytes enough to refill the tail (less if much is stripped)
+        if self._backlog_size <= keep or len(self._text.head) < self._text.head_max:
+            return False
+        self._backlog = self._skip_to_tail(self._backlog, self._backlog_size - keep)
+        self._backlog_size = sum(len(data) for _, data in self._backlog)
+        self._dropped = True
+        return True
 
     def _skip_to_tail(self, backlog: list[tuple[str, bytes]], skip: int) -> list[tuple[str, bytes]]:
         """Drop the oldest ``skip`` bytes unconverted: the caps would discard their text anyway.
