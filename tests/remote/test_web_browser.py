@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 from openclaw_tui.remote.web import WebOptions
-from openclaw_tui.remote.web.webserve import WebServer
+from openclaw_tui.remote.web.webserve import SHUTDOWN_S, WebServer
 from openclaw_tui.remote.web.webstart import listening_socket
 
 from ..support.browser import VIEW, Browser, Tab, need_chromium
@@ -140,7 +140,7 @@ async def test_a_tab_whose_dashboard_fails_says_why_in_the_page(browser: Browser
     port = sock.getsockname()[1]
     server = WebServer(WebOptions(token=token, tab_argv=[sys.executable, "-c", BROKEN]), port, said.append)
     server.serving.set()  # no host: the tab's process is no dashboard
-    runner = web.AppRunner(server.app, access_log=None)
+    runner = web.AppRunner(server.app, access_log=None, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     await web.SockSite(runner, sock).start()
     try:
@@ -148,9 +148,11 @@ async def test_a_tab_whose_dashboard_fails_says_why_in_the_page(browser: Browser
         await tab.loaded()
         await tab.wait_value(MESSAGE, "The dashboard exited with status 1: starting the dashboard broke: no terminal")
         assert await tab.evaluate("document.body.classList.contains('-closed')")
-        await wait_for(lambda: any("tab 1 closed (its dashboard exited with 1" in line for line in said), 30,
-                       f"the log to say so; it said {said}")
-        await tab.close()  # and its title stream with it, which the server's cleanup would wait for
+        try:
+            await wait_for(lambda: any("tab 1 closed (its dashboard exited with 1" in line for line in said), 30,
+                           "the log to say so")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; it said {said}") from None
     finally:
         await server.close()
         await runner.cleanup()

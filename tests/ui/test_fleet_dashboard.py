@@ -54,8 +54,9 @@ async def test_every_hosts_sessions_in_one_list_with_a_node_column_and_a_node_fi
         await until(pilot, lambda: set(table.ids) == {here, on_a, on_b}, "every host's session listed", DEADLINE_S)
         assert table.ids == [on_b, on_a, here]  # newest first, whatever host
         assert drawn(table)[0].split()[:2] == ["node", "id"]
-        assert row_of(table, on_a).split()[:2] == ["a", on_a]
-        assert row_of(table, here).split()[:2] == ["local", here]
+        # the list grows to its rows on the next layout: wait for each row to be drawn
+        await until(pilot, lambda: row_of(table, on_a).split()[:2] == ["a", on_a], "node a's row drawn")
+        await until(pilot, lambda: row_of(table, here).split()[:2] == ["local", here], "the local row drawn")
         await until(pilot, lambda: "3 running" in header(dash), "the header counting every node's sessions")
         assert "unreachable" not in header(dash)
         shown = []

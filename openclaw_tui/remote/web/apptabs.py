@@ -126,7 +126,8 @@ class Tab(AppService):
 
     async def _close(self) -> None:
         """The app said it exited, or its output ended: its process is exiting. Its last words first, so the
-        page that sees its WebSocket close can ask for them."""
+        page that sees its WebSocket close can ask for them. The WebSocket is closed by the tab's end
+        (``Tabs._run``), not here: this runs in the task that reads the app, which the end waits for."""
         if not self._asked and self._process is not None:
             for pending in (self._hearing, self._process.wait()):
                 if pending is not None:
@@ -138,14 +139,18 @@ class Tab(AppService):
             if status != 0 or not self.drawn.is_set():
                 self.why = _why(status, self._said)
         self.closed.set()
-        if self.websocket is not None:
-            await self.websocket.close()
 
     async def run(self) -> None:
         """textual-serve's reading of the app, and its end when the app never said it exited (it failed
         before Textual started, or died)."""
         try:
             await super().run()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+            # not this task's: an app that ends at once has textual-serve cancel its stderr reader before that
+            # ran, and await it, which raises the reader's CancelledError here
         finally:
             if not self.closed.is_set():
                 await self._close()
@@ -289,7 +294,10 @@ class Tabs:
             self.log(f"tab {number} closed (its dashboard exited with {status}; {len(self.open)} of "
                      f"{self.limit} open)" + (f": {tab.why}" if tab.why else ""))
             if tab.websocket is not None:
-                await tab.websocket.close()
+                try:
+                    await asyncio.wait_for(tab.websocket.close(), GRACE_S)
+                except TimeoutError:
+                    pass  # a page that never answers the close: its connection is dropped
 
     async def serve(self, request: web.Request, ticket: str) -> web.StreamResponse:
         """A tab's WebSocket, claiming the dashboard its page started (the gate checked token and Origin)."""

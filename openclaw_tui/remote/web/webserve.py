@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 ASSETS = Path(__file__).with_name("assets")
 ROOM_S = 3.0  # how long a page waits for a closing tab's place (a reload asks before its old page goes)
+SHUTDOWN_S = 3.0  # at stop, for what handlers still run (a page's title stream may wait for a host that never came)
 CLIENT = Path(textual_serve.__file__).with_name("static")  # textual.js, xterm.css and the fonts
 
 
@@ -131,7 +132,7 @@ async def serve_web(options: WebOptions, sock: socket.socket) -> int:
     """Serve on ``sock`` until SIGINT/SIGTERM/SIGHUP; 2 when no host can be reached."""
     port = sock.getsockname()[1]
     server = WebServer(options, port)
-    runner = web.AppRunner(server.app, access_log=None, handle_signals=False)
+    runner = web.AppRunner(server.app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_S)
     await runner.setup()
     await web.SockSite(runner, sock, ssl_context=options.tls).start()
     stop = asyncio.Event()
