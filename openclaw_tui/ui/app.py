@@ -281,7 +281,8 @@ class DashboardApp(App[int]):
             self.notify(f"Sessions are not being saved to disk: {problem}", title="Journal", severity="warning",
                         timeout=10, markup=False)
         self.workspace.sync(sessions)
-        self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
+        if self.bridge is not None and self.bridge.link == "live":  # a mirror still connecting shows no sessions yet
+            self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
         requests = self.host.pending_approvals()
         self.header.show_approvals(len(requests))
         self.announcer.approvals_seen(requests)

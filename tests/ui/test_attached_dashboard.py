@@ -95,6 +95,8 @@ async def test_an_attach_to_waiting_sessions_announces_none_and_names_the_socket
     for _ in range(2):
         await start_background(host.call, PROMPT, pty=True, workdir="/tmp")
     await wait_until_waiting(host, 2)
+    # and the mirror has heard so: the dashboard's first look is at the mirror
+    await wait_for(lambda: sum(s.waiting_for_input for s in remote.sessions()) == 2, 20, "the mirror's prompts waiting")
     app = make_app(remote)
     async with run(app, (200, 40)) as pilot:
         await until(pilot, lambda: "◆ 2 waiting" in header(app), "the waiting sessions counted")
@@ -105,6 +107,25 @@ async def test_an_attach_to_waiting_sessions_announces_none_and_names_the_socket
         await until(pilot, lambda: header(app).rstrip().endswith(" q: keep/end 2"), "the short form at 80 columns")
         await detach(pilot, app)
     assert all(s.running for s in host.sessions())
+
+
+async def test_a_dashboard_up_before_its_mirror_syncs_announces_none_of_what_waited_already(served):
+    """The first look is at the host's sessions, not at a mirror still connecting (which shows none)."""
+    host, sock = served
+    for _ in range(2):
+        await start_background(host.call, PROMPT, pty=True, workdir="/tmp")
+    await wait_until_waiting(host, 2)
+    mirror = RemoteHost(sock)  # not connected yet: the dashboard's first ticks see it connecting
+    app = make_app(mirror)
+    try:
+        async with run(app, (200, 40)) as pilot:
+            mirror.start()
+            await until(pilot, lambda: "◆ 2 waiting" in header(app), "the waiting sessions counted")
+            await pilot.pause(0.3)
+            assert not [t for t in toasts(app) if "wait" in t]
+            await detach(pilot, app)
+    finally:
+        await mirror.close()
 
 
 async def wait_until_waiting(host, count: int) -> None:
