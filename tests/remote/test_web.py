@@ -18,7 +18,8 @@ import pytest
 from ..support.tmuxpane import console_script
 from ..support.webrig import WebRig
 
-ROUTES = ["/", "/ws", "/ws/some-ticket", "/title", "/static/js/textual.js", "/static/css/xterm.css", "/assets/page.js", "/nowhere"]
+ROUTES = ["/", "/ws", "/ws/some-ticket", "/title", "/why/some-ticket", "/static/js/textual.js",
+          "/static/css/xterm.css", "/assets/page.js", "/nowhere"]
 HANDSHAKE = {"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}
 
