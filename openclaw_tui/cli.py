@@ -190,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_reexec()
     # Not for `mcp`: an agent's client shows nothing of stderr, so the MCP server starts anyway and each
     # call's failed result names the problem instead. Nor for a resumed host: it keeps its settings.
-    if args.command in (None, "serve", "web") and not getattr(args, "resume", None) and (problem := config_problem(args.config)):
+    if args.command in (None, "serve", "web", "attach") and not getattr(args, "resume", None) and (
+            problem := config_problem(args.config)):
         print(f"openclaw-tui: {problem}", file=sys.stderr)
         return 2
     if args.command == "serve":

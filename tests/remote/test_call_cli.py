@@ -130,3 +130,17 @@ async def test_an_exec_call_without_workdir_runs_where_call_was_run(served, tmp_
     env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock)}
     done = await asyncio.to_thread(_cli, ["call", '{"tool": "exec", "command": "pwd"}'], env, tmp_path)
     assert done.returncode == 0 and json.loads(done.stdout)["text"].strip() == str(tmp_path)
+
+
+@pytest.mark.parametrize("command", [[], ["attach"], ["serve"], ["web"]], ids=["dashboard", "attach", "serve", "web"])
+def test_a_config_that_does_not_parse_stops_the_command_naming_where(command: list[str], sock_dir: Path,
+                                                                     tmp_path: Path) -> None:
+    """Each command that reads the operator's config says where it does not parse, and starts nothing
+    (``attach`` too: it reads the keymap and the nodes there)."""
+    bad = tmp_path / "config.toml"
+    bad.write_text("[tools.exec\nhost = 'gateway'\n")
+    env = {**os.environ, "OPENCLAW_TUI_SOCKET": str(sock_dir / "host.sock")}
+    done = _cli(["--config", str(bad), *command], env)
+    assert done.returncode == 2, done
+    assert done.stderr.startswith("openclaw-tui: config: ") and "line 1" in done.stderr, done.stderr
+    assert not (sock_dir / "host.sock").exists()  # no host was started or looked for
