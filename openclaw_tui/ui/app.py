@@ -281,11 +281,13 @@ class DashboardApp(App[int]):
             self.notify(f"Sessions are not being saved to disk: {problem}", title="Journal", severity="warning",
                         timeout=10, markup=False)
         self.workspace.sync(sessions)
-        if self.bridge is not None and self.bridge.link == "live":  # a mirror still connecting shows no sessions yet
-            self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
         requests = self.host.pending_approvals()
         self.header.show_approvals(len(requests))
-        self.announcer.approvals_seen(requests)
+        # A mirror still connecting shows no sessions and no requests yet: that is no first look, whose waits
+        # and requests are counted, not announced.
+        if self.bridge is not None and self.bridge.link == "live":
+            self.announcer.sessions_seen(sessions, self.workspace.selected if self.workspace.type_through else None)
+            self.announcer.approvals_seen(requests)
         queue = next((s for s in self.screen_stack if isinstance(s, ApprovalQueue)), None)
         if queue is not None and queue.is_mounted:
             queue.show_requests()

@@ -176,3 +176,25 @@ async def test_an_attached_dashboard_decides_on_the_host_which_records_the_dashb
         await server.close()
         await close_within(host)
     await asyncio.sleep(0)
+
+
+async def test_a_dashboard_up_before_its_mirror_syncs_announces_no_request_that_waited_already(tmp_path, sock_dir):
+    """What waits at the first look is counted, not announced: the first look is at the host's requests, not
+    at a mirror still connecting (which shows none)."""
+    host = asking_host(tmp_path / "exec-approvals.json")
+    host.start()
+    server = HostServer(host, sock_dir / "host.sock")
+    await server.start()
+    mirror = RemoteHost(sock_dir / "host.sock")  # not connected yet: the dashboard's first ticks see it connecting
+    try:
+        await pending(host.call, "echo waited-before")
+        app = make_app(mirror)
+        async with run(app, SIZE) as pilot:
+            mirror.start()
+            await until(pilot, lambda: "1 awaiting approval" in header(app), "the header's count")
+            await pilot.pause(0.3)
+            assert not [t for t in toasts(app) if "Approval needed" in t]
+    finally:
+        await mirror.close()
+        await server.close()
+        await close_within(host)
