@@ -265,15 +265,23 @@ class DashboardApp(App[int]):
         if message.listed and not self._quitting:
             self.announcer.session_exited(message.details)
 
-    def _sync(self) -> None:
-        if not self.shown:
-            return
-        sessions = self.sessions()
+    def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
+        """The agent filter changed: the header counts that agent's sessions at once, not at the next tick."""
+        if self.shown:
+            self._show_counts(self.sessions())
+
+    def _show_counts(self, sessions: Sequence[SessionView]) -> None:
         agent = self.workspace.query_one(FilterBar).row_filter.agent
         self.header.show_agent(None if agent == ALL_AGENTS else agent)
         every = counts(sessions)
         shown = every if agent == ALL_AGENTS else counts(s for s in sessions if agent_label(s) == agent)
         self.header.show_counts(shown, every["running"])
+
+    def _sync(self) -> None:
+        if not self.shown:
+            return
+        sessions = self.sessions()
+        self._show_counts(sessions)
         self.header.show_nodes(self.host.node_states)
         journal = self.host.journal_status
         problem = None if journal.get("saving") else journal.get("problem")

@@ -106,6 +106,8 @@ async def test_sort_cycles_the_order_and_the_agent_filter_counts_that_agents_ses
         await until(pilot, lambda: listed.ids == [quiet, busy], "newest first again")
         await pilot.press("at")
         await until(pilot, lambda: listed.ids == [busy], "agent a's only")
+        await pilot.pause()
+        assert "a: 1 running" in header(app), header(app)  # at once, not at the next tick (2 s)
         await until(pilot, lambda: "a: 1 running" in header(app), "the header counts agent a's")
         assert "end 2" in header(app), header(app)  # what quitting keeps or ends: every agent's sessions
         await pilot.press("at", "at")  # b, then all

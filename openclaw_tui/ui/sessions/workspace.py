@@ -139,7 +139,7 @@ class Workspace(Vertical):
         self._fit_list()
 
     def on_filter_bar_changed(self, event: FilterBar.Changed) -> None:
-        event.stop()
+        # not stopped: the app's header counts the agent the filter chose
         self._fit_list()
 
     def _fit_list(self) -> None:
